@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../dist/cli/process-context.js';
+
+process.exitCode = await main();

@@ -1,0 +1,27 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      // The core is pure domain logic: no CLI, HTTP, colour or config libraries.
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['commander', 'chalk', 'conf', 'undici', 'node:http', 'node:https', 'node:fs', 'node:fs/promises', '**/cli/**', '**/server/**', '**/store/**', '**/client/**'], message: 'src/core must stay pure: see docs in ../shared/design/architecture.md' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/main.ts', 'src/cli/process-context.ts'],
+    rules: {
+      // Commands get their side effects from the context; only the entry point touches process.
+      'no-restricted-globals': ['error', { name: 'process', message: 'take it from the context (src/cli/process-context.ts builds it)' }],
+    },
+  },
+);

@@ -1,0 +1,42 @@
+import type { Readable, Writable } from 'node:stream';
+import type { PlantStore } from '../core/store.js';
+import type { PlantsClient, PlantsClientOptions } from '../client/plants-client.js';
+
+import type { Style } from './output.js';
+
+/** 0: no colour; 1-3: chalk's levels (basic, 256, truecolor). */
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
+  stdoutStyle: Style;
+  stderrStyle: Style;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Everything a command may touch besides its options. Commands never reach for `process`; tests
+ * build a Context over temp dirs and captured streams. Heavy pieces (the HTTP stack, the file
+ * store) are loaded only when a command asks for them.
+ */
+export interface Context {
+  io: IOStreams;
+  env: Env;
+  /** This tool's version, for --version and the User-Agent. */
+  version: string;
+  cwd: string;
+  /** Where config.json lives: $PLANTS_CONFIG_DIR, else the user's config directory. */
+  configDir: string;
+  /** Where the default store lives: the user's data directory. */
+  dataDir: string;
+  openStore(path: string): Promise<PlantStore>;
+  httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
+  now(): number;
+}

@@ -1,0 +1,47 @@
+import { CommanderError } from 'commander';
+import { PlantsError } from '../core/errors.js';
+import type { CommandModule } from './commands/types.js';
+import type { Context } from './context.js';
+import { EXIT } from './exit-codes.js';
+import { writeJson } from './output.js';
+import { buildProgram, type CommandName, type Dispatch } from './program.js';
+import { reportError } from './report-error.js';
+
+// Each command's implementation is imported only when it runs: `--version` loads none of them.
+const COMMANDS: Record<CommandName, () => Promise<{ command: CommandModule<never, unknown> }>> = {
+  create: () => import('./commands/create/run.js'),
+  login: () => import('./commands/login/run.js'),
+  logout: () => import('./commands/logout/run.js'),
+  config: () => import('./commands/config/run.js'),
+};
+
+/** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
+export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+  const dispatch: Dispatch = async (name, options) => {
+    const { command } = (await COMMANDS[name]()) as unknown as { command: CommandModule<typeof options, unknown> };
+    const result = await command.run(options, ctx);
+    if (options.json) writeJson(ctx.io.stdout, command.toJson(result));
+    else command.renderHuman(result, ctx.io);
+  };
+  try {
+    await buildProgram(ctx, dispatch).parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    // Commander "fails" with exit code 0 after printing help or the version.
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
+    return reportError(asUsageError(error, argv), ctx.io, ctx.env, wantsJson(argv));
+  }
+}
+
+/** Commander's own errors (unknown option, missing argument, …) as our usage error. */
+function asUsageError(error: unknown, argv: readonly string[]): unknown {
+  if (!(error instanceof CommanderError)) return error;
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  return new PlantsError('usage', error.message.replace(/^error: /, ''), { hint: `see plants ${command ? `${command} ` : ''}--help` });
+}
+
+/** Whether the user asked for JSON; read from argv so that even a usage error can honour it. */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}

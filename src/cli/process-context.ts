@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import envPaths from 'env-paths';
+import type { Context } from './context.js';
+import { run } from './main.js';
+import { colorLevel, styleFor } from './output.js';
+
+/** The Context of a real run: this process's streams, environment and directories. */
+export async function processContext(argv: readonly string[]): Promise<Context> {
+  const env = process.env;
+  const noColorFlag = argv.includes('--no-color');
+  const paths = envPaths('plants', { suffix: '' });
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const stderrIsTTY = process.stderr.isTTY === true;
+  return {
+    io: {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdinIsTTY: process.stdin.isTTY === true,
+      stdoutIsTTY,
+      stderrIsTTY,
+      stdoutStyle: await styleFor(colorLevel(stdoutIsTTY, env, noColorFlag)),
+      stderrStyle: await styleFor(colorLevel(stderrIsTTY, env, noColorFlag)),
+    },
+    env,
+    version: readVersion(),
+    cwd: process.cwd(),
+    configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
+    dataDir: paths.data,
+    async openStore(path) {
+      const { FileStore } = await import('../store/file-store.js');
+      return new FileStore(path);
+    },
+    async httpClient(options) {
+      const { createPlantsClient } = await import('../client/plants-client.js');
+      return createPlantsClient(options);
+    },
+    now: () => Date.now(),
+  };
+}
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The whole program for bin/plants.js: run the command line, return the exit code. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  return run(argv, await processContext(argv));
+}

@@ -1,0 +1,68 @@
+import { Command, Option } from 'commander';
+import type { ConfigOptions } from './commands/config/command.js';
+import { defineConfig } from './commands/config/command.js';
+import type { CreateOptions } from './commands/create/command.js';
+import { defineCreate } from './commands/create/command.js';
+import type { LoginOptions } from './commands/login/command.js';
+import { defineLogin } from './commands/login/command.js';
+import type { LogoutOptions } from './commands/logout/command.js';
+import { defineLogout } from './commands/logout/command.js';
+import type { Context, IOStreams } from './context.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
+
+/** The options each command's run function receives, after argv parsing. */
+export interface CommandOptions {
+  create: CreateOptions;
+  login: LoginOptions;
+  logout: LogoutOptions;
+  config: ConfigOptions;
+}
+export type CommandName = keyof CommandOptions;
+
+/** What a command's action hands its parsed options to: main runs it; tests record it. */
+export type Dispatch = <K extends CommandName>(name: K, options: CommandOptions[K]) => Promise<void>;
+
+export const ENVIRONMENT_HELP = `Environment:
+  PLANTS_TOKEN        bearer token (overrides the config file)
+  PLANTS_BASE_URL     service address, e.g. http://127.0.0.1:8080
+  PLANTS_STORE        JSON file used by --local
+  PLANTS_TIMEOUT      seconds to wait to connect, and for an answer
+  PLANTS_CONFIG_DIR   directory of config.json
+  NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY`;
+
+/**
+ * The commander program: flags, help and argv parsing only. Actions hand their options to
+ * `dispatch`; nothing here loads a command's implementation.
+ */
+export function buildProgram(ctx: Pick<Context, 'io'> & { version: string }, dispatch: Dispatch): Command {
+  const program = new Command('plants')
+    .description('Create plants in the Plant Store, on a service or in a local JSON file.')
+    .version(ctx.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'))
+    .addHelpText('after', `\n${EXIT_CODES_HELP}\n\n${ENVIRONMENT_HELP}\n`)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput(outputTo(ctx.io));
+  defineCreate(program, dispatch);
+  defineLogin(program, dispatch);
+  defineLogout(program, dispatch);
+  defineConfig(program, dispatch);
+  // Subcommands inherit the settings that matter: errors thrown, not printed by commander.
+  for (const command of program.commands) inherit(command, ctx.io);
+  return program;
+}
+
+function inherit(command: Command, io: IOStreams): void {
+  command.exitOverride().configureOutput(outputTo(io)).showSuggestionAfterError();
+  for (const sub of command.commands) inherit(sub, io);
+}
+
+function outputTo(io: IOStreams) {
+  return {
+    writeOut: (text: string) => void io.stdout.write(text),
+    writeErr: (text: string) => void io.stderr.write(text),
+    // Errors are reported by main's one error reporter, in the house style (and as JSON with --json).
+    outputError: () => undefined,
+  };
+}

@@ -1,0 +1,40 @@
+import { isPlantsError, PlantsError } from '../core/errors.js';
+import type { Env, IOStreams } from './context.js';
+import { exitCodeFor } from './exit-codes.js';
+import { writeJson } from './output.js';
+
+/**
+ * The one place a failure becomes a message and an exit code. People get `error: …` on stderr
+ * (with each field's problem and a hint); with --json, the failure is one JSON document on stdout
+ * instead, shaped like the service's Error ({error, message}) plus `code`, `issues` and `hint`.
+ * Never a stack trace, unless PLANTS_DEBUG is set.
+ */
+export function reportError(caught: unknown, io: IOStreams, env: Env, json: boolean): number {
+  const error = isPlantsError(caught) ? caught : internal(caught);
+  if (json) {
+    writeJson(io.stdout, {
+      error: error.error,
+      code: error.code,
+      message: error.message,
+      ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    });
+  } else {
+    const style = io.stderrStyle;
+    const lines = error.issues.length > 0
+      ? [`${style.red('error:')} invalid plant:`, ...error.issues.map((issue) => `  ${style.bold(issue.path)} ${issue.message}`)]
+      : [`${style.red('error:')} ${error.message}`];
+    if (error.hint !== undefined) lines.push(style.dim(`hint: ${error.hint}`));
+    io.stderr.write(`${lines.join('\n')}\n`);
+  }
+  if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
+  return exitCodeFor(error.code);
+}
+
+function internal(caught: unknown): PlantsError {
+  const message = caught instanceof Error ? caught.message : String(caught);
+  return new PlantsError('internal', `internal error: ${message}`, {
+    hint: 'this is a bug in plants; run again with PLANTS_DEBUG=1 for details, and please report it',
+    cause: caught,
+  });
+}

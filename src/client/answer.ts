@@ -1,0 +1,74 @@
+import { PlantsError } from '../core/errors.js';
+import { parseJson } from '../core/json.js';
+import { printable } from '../core/printable.js';
+import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
+
+const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a token the service accepts';
+
+/**
+ * What the service's answer to POST /plants means: the Plant of a 200, or a PlantsError for every
+ * other answer (`refused` for a contract 400, `auth_refused`, or `bad_response` for anything
+ * outside the contract, quoting the status and a short excerpt of the body).
+ */
+export function readAnswer(status: number, body: string): Plant {
+  const json = tryParse(body);
+  if (status === 200) {
+    const plant = PlantSchema.safeParse(json);
+    if (plant.success) return plant.data;
+    throw outsideContract(status, body, 'the body is not a Plant');
+  }
+  const error = ErrorBodySchema.safeParse(json);
+  const detail = error.success ? `: ${printable(error.data.message)}` : '';
+  if (status === 401 || status === 403) {
+    throw new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
+  }
+  if (status === 400) {
+    if (!error.success) throw outsideContract(status, body, 'the body is not an Error');
+    throw new PlantsError('refused', `the service refused the plant: ${printable(error.data.message)} (error ${error.data.error})`, {
+      error: error.data.error,
+    });
+  }
+  throw outsideContract(status, body);
+}
+
+function tryParse(body: string): unknown {
+  try {
+    return parseJson(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function outsideContract(status: number, body: string, why?: string): PlantsError {
+  const excerpt = body.trim() === '' ? 'an empty body' : `“${printable(body.trim(), 120)}”`;
+  return new PlantsError('bad_response', `the service answered HTTP ${status}${why ? ` (${why})` : ''} with ${excerpt}`);
+}
+
+/** A transport failure as a PlantsError, saying whether the plant may have been created after all. */
+export function transportError(error: unknown, url: string, timeoutSeconds: number): PlantsError {
+  const code = (error as { code?: string }).code ?? '';
+  const maybeCreated = 'the request was sent, so the plant may or may not have been created';
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new PlantsError('timeout', `could not connect to ${url} within ${timeoutSeconds}s`, { cause: error });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new PlantsError('timeout', `no answer from ${url} within ${timeoutSeconds}s; ${maybeCreated}`, { cause: error });
+    case 'ECONNREFUSED':
+      return new PlantsError('unreachable', `could not connect to ${url}: connection refused`, {
+        hint: 'is the service running? check the base URL with plants config get base-url',
+        cause: error,
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new PlantsError('unreachable', `could not connect to ${url}: unknown host`, { cause: error });
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return new PlantsError('unreachable', `the connection to ${url} was closed before an answer; ${maybeCreated}`, { cause: error });
+    default: {
+      const message = (error as Error).message ?? String(error);
+      return new PlantsError('unreachable', `could not reach ${url}: ${printable(message)}${code ? ` (${code})` : ''}`, { cause: error });
+    }
+  }
+}

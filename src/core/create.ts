@@ -1,0 +1,24 @@
+import { PlantsError } from './errors.js';
+import type { NewPlant, Plant } from './schemas.js';
+import type { PlantStore } from './store.js';
+import { parseNewPlant } from './validate.js';
+
+/**
+ * The one create logic, for `--local`, the server and import alike: validate, then add. Returns the
+ * stored plant (with its id); throws PlantsError `invalid_plant` or `duplicate_id`.
+ */
+export async function createPlant(store: PlantStore, input: unknown): Promise<NewPlant> {
+  const plant = parseNewPlant(input);
+  const [outcome] = await store.addAll([plant]);
+  if (outcome === 'duplicate') throw duplicateId(plant.id);
+  return plant;
+}
+
+export function duplicateId(id: bigint): PlantsError {
+  return new PlantsError('duplicate_id', `a plant with id ${id} already exists`);
+}
+
+/** The contract's 200 body: a Plant has no id. */
+export function toPlant(plant: NewPlant): Plant {
+  return plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+}

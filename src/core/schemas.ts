@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, integerFromDecimalText, integerFromJsonNumberText } from './int64.js';
+import { jsonNumberText } from './json.js';
+
+/** Limits of our own (the contract sets none); the README documents them. */
+export const LIMITS = { textMaxLength: 256 } as const;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const text = jsonNumberText(value);
+  if (text !== undefined) return text;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+/**
+ * An integer in [min, max] from parsed JSON, exact: a JSON number (kept as text by parseJson), a
+ * bigint, or a JS number that is a safe integer. `"1"` is a string, not an integer.
+ */
+function jsonInteger(min: bigint, max: bigint) {
+  return z.unknown().transform((value, ctx): bigint => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (value === undefined) return fail('is required');
+    let integer: bigint | undefined | 'too-large';
+    const text = jsonNumberText(value);
+    if (text !== undefined) integer = integerFromJsonNumberText(text);
+    else if (typeof value === 'bigint') integer = value;
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) integer = BigInt(value);
+    else if (typeof value === 'number') integer = undefined;
+    else return fail(`must be an integer, got ${describe(value)}`);
+    if (integer === undefined) return fail(`must be an integer, got ${describe(value)}`);
+    if (integer === 'too-large' || integer < min || integer > max) {
+      return fail(`must be between ${min} and ${max}, got ${describe(value)}`);
+    }
+    return integer;
+  });
+}
+
+/** An int64 typed as text (a flag, a CSV cell): base-10 digits only. */
+const decimalInt64 = z.unknown().transform((value, ctx): bigint => {
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (value === undefined) return fail('is required');
+  if (typeof value !== 'string') return fail(`must be a base-10 integer, got ${describe(value)}`);
+  const integer = integerFromDecimalText(value);
+  if (integer === undefined) return fail(`must be a base-10 integer, got ${JSON.stringify(value)}`);
+  if (integer < INT64_MIN || integer > INT64_MAX) {
+    return fail(`must be between ${INT64_MIN} and ${INT64_MAX}, got ${value}`);
+  }
+  return integer;
+});
+
+// Control characters would let a plant's name rewrite a user's terminal or split a line of output.
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
+function text() {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be a string, got ${describe(issue.input)}`) })
+    .min(1, 'must not be empty')
+    .max(LIMITS.textMaxLength, `must be at most ${LIMITS.textMaxLength} characters`)
+    .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+}
+
+// parseJson gives numbers as objects (LosslessNumber), so "is an object" must rule them out.
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && jsonNumberText(value) === undefined,
+  { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
+);
+
+/** The body that creates a plant. Fields the contract does not name are dropped. */
+export const NewPlantSchema = jsonObject.pipe(z.object({ id: jsonInteger(INT64_MIN, INT64_MAX), name: text(), tag: text().optional() }));
+
+/** The same NewPlant, typed as text: command-line flags and CSV cells. */
+export const NewPlantTextSchema = jsonObject.pipe(z.object({ id: decimalInt64, name: text(), tag: text().optional() }));
+
+/** The 200 answer: a Plant. Loose on purpose: only the contract's types are checked in answers we read. */
+export const PlantSchema = jsonObject.pipe(z.object({ name: z.string(), tag: z.string().optional() }));
+
+/** The 400 answer. */
+export const ErrorBodySchema = jsonObject.pipe(z.object({ error: jsonInteger(INT32_MIN, INT32_MAX).transform(Number), message: z.string() }));
+
+export type NewPlant = z.output<typeof NewPlantSchema>;
+export type Plant = z.output<typeof PlantSchema>;
+export type ErrorBody = z.output<typeof ErrorBodySchema>;

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import { PlantsError, type Issue } from './errors.js';
+import { NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
+
+function issuesOf(error: z.ZodError): Issue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length === 0 ? 'body' : issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+function invalid(issues: Issue[]): PlantsError {
+  const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+  return new PlantsError('invalid_plant', `invalid plant: ${summary}`, { issues });
+}
+
+/** A NewPlant from parsed JSON, or a PlantsError that lists every problem, each with its field. */
+export function parseNewPlant(input: unknown): NewPlant {
+  const result = NewPlantSchema.safeParse(input);
+  if (!result.success) throw invalid(issuesOf(result.error));
+  return stripUndefined(result.data);
+}
+
+/** A NewPlant from text fields (flags, CSV cells): the id must be written in base-10 digits. */
+export function parseNewPlantText(input: { id?: string | undefined; name?: string | undefined; tag?: string | undefined }): NewPlant {
+  const result = NewPlantTextSchema.safeParse(input);
+  if (!result.success) throw invalid(issuesOf(result.error));
+  return stripUndefined(result.data);
+}
+
+function stripUndefined(plant: { id: bigint; name: string; tag?: string | undefined }): NewPlant {
+  return plant.tag === undefined ? { id: plant.id, name: plant.name } : { id: plant.id, name: plant.name, tag: plant.tag };
+}
