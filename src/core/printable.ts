@@ -3,6 +3,7 @@
  * line: control characters are shown as escapes, so they cannot move the cursor or forge output.
  */
 export function printable(text: string, maxLength = 200): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
     char === '\n' ? '\\n' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

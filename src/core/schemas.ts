@@ -58,6 +58,7 @@ const decimalInt64 = z.unknown().transform((value, ctx): bigint => {
 });
 
 // Control characters would let a plant's name rewrite a user's terminal or split a line of output.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 function text() {

@@ -1,0 +1,138 @@
+import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testContext } from '../helpers/test-context.js';
+
+const TOKEN = 'tok_0123456789abcdefWXYZ';
+
+async function savedConfig(configDir: string) {
+  return JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
+}
+
+describe('plants login / logout', () => {
+  it('saves the token and base URL in a config file readable by its owner only', async () => {
+    const t = await testContext();
+    expect(await t.run('login', '--token', TOKEN, '--base-url', 'http://127.0.0.1:9000/')).toBe(0);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ token: TOKEN, 'base-url': 'http://127.0.0.1:9000' });
+    expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(t.ctx.configDir)).mode & 0o777).toBe(0o700);
+    expect(t.stdout()).toBe('');
+    expect(t.stderr()).toBe(`Logged in to http://127.0.0.1:9000: token saved in ${join(t.ctx.configDir, 'config.json')} (readable by you only)\n`);
+  });
+
+  it('tightens a config file that was readable by others', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    await writeFile(join(t.ctx.configDir, 'config.json'), '{"timeout":"5"}', { mode: 0o644 });
+    expect(await t.run('login', '--token', TOKEN)).toBe(0);
+    expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '5', token: TOKEN });
+  });
+
+  it('reads the token from stdin with --with-token, ignoring the trailing newline', async () => {
+    const t = await testContext({ stdin: `${TOKEN}\n` });
+    expect(await t.run('login', '--with-token', '--json')).toBe(0);
+    expect((await savedConfig(t.ctx.configDir)).token).toBe(TOKEN);
+    expect(JSON.parse(t.stdout())).toEqual({ loggedIn: true, baseUrl: 'http://127.0.0.1:8080', configPath: join(t.ctx.configDir, 'config.json'), warnings: [] });
+    expect(t.stdout() + t.stderr()).not.toContain(TOKEN);
+  });
+
+  it.each([
+    [['login', '--with-token'], '', 'the token is empty'],
+    [['login'], '', 'no token given: pipe it in with --with-token, or pass --token'],
+    [['login', '--token', 'a b'], '', 'the token must be printable ASCII with no spaces'],
+    [['login', '--token', TOKEN, '--with-token'], '', 'give the token with --token or --with-token, not both'],
+    [['login', '--token', TOKEN, '--base-url', 'ftp://x'], '', 'base URL must start with http:// or https://, got ftp:'],
+    [['login', '--token', TOKEN, '--base-url', 'localhost:8080'], '', 'base URL must start with http:// or https://, got localhost:'],
+    [['login', '--token', TOKEN, '--base-url', 'plants'], '', 'base URL "plants" is not a URL (expected e.g. http://127.0.0.1:8080)'],
+    [['login', '--token', TOKEN, '--base-url', 'http://u:p@h'], '', 'base URL must not contain a user name or password: use plants login --with-token'],
+    [['login', '--token', TOKEN, '--base-url', 'http://h/?x=1'], '', 'base URL must not have a query (?…) or fragment (#…)'],
+  ])('%j is refused (exit 2) and saves nothing', async (argv, stdin, message) => {
+    const t = await testContext({ stdin });
+    expect(await t.run(...argv)).toBe(2);
+    expect(t.stderr().split('\n')[0]).toBe(`error: ${message}`);
+    await expect(stat(join(t.ctx.configDir, 'config.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(t.stderr()).not.toContain(TOKEN);
+  });
+
+  it('warns when PLANTS_TOKEN will override the saved token', async () => {
+    const t = await testContext({ env: { PLANTS_TOKEN: 'other-token-in-env' } });
+    expect(await t.run('login', '--token', TOKEN)).toBe(0);
+    expect(t.stderr()).toContain('warning: PLANTS_TOKEN is set: it overrides the saved token until you unset it');
+  });
+
+  it('logout removes the token and keeps the base URL', async () => {
+    const t = await testContext();
+    await t.run('login', '--token', TOKEN, '--base-url', 'http://h:1');
+    expect(await t.run('logout')).toBe(0);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ 'base-url': 'http://h:1' });
+    expect(t.stderr()).toContain('Logged out: token removed from');
+    expect(await t.run('logout')).toBe(0);
+    expect(t.stderr()).toContain('Not logged in: no token in');
+  });
+});
+
+describe('plants config', () => {
+  it('lists each setting with its source, the token masked', async () => {
+    const t = await testContext({ env: { PLANTS_TIMEOUT: '7' } });
+    await t.run('login', '--token', TOKEN);
+    expect(await t.run('config', 'list')).toBe(0);
+    expect(t.stdout()).toBe(
+      [
+        'base-url  http://127.0.0.1:8080  (default)',
+        'token     ****WXYZ  (config)',
+        `store     ${join(t.ctx.dataDir, 'plants.json')}  (default)`,
+        'timeout   7  (env PLANTS_TIMEOUT)',
+        '',
+      ].join('\n'),
+    );
+    expect(t.stdout()).not.toContain(TOKEN);
+  });
+
+  it('masks a short token entirely', async () => {
+    const t = await testContext({ env: { PLANTS_TOKEN: 'short' } });
+    expect(await t.run('config', 'get', 'token', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toEqual({ key: 'token', value: '****', source: 'env PLANTS_TOKEN' });
+  });
+
+  it('takes a flag over the environment over the config file', async () => {
+    const t = await testContext({ env: { PLANTS_BASE_URL: 'http://from-env:1' } });
+    await t.run('config', 'set', 'base-url', 'http://from-config:1');
+    expect(await t.run('config', 'get', 'base-url', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toEqual({ key: 'base-url', value: 'http://from-env:1', source: 'env PLANTS_BASE_URL' });
+    const withoutEnv = await testContext();
+    withoutEnv.ctx.configDir = t.ctx.configDir;
+    await withoutEnv.run('config', 'get', 'base-url');
+    expect(withoutEnv.stdout()).toBe('http://from-config:1\n');
+  });
+
+  it('set checks the value, stores a store path as absolute, unset removes it', async () => {
+    const t = await testContext();
+    expect(await t.run('config', 'set', 'timeout', 'soon')).toBe(2);
+    expect(t.stderr()).toContain('error: timeout must be a number of seconds between 0 and 3600, got "soon"');
+    expect(await t.run('config', 'set', 'store', 'mine.json')).toBe(0);
+    expect((await savedConfig(t.ctx.configDir)).store).toBe(join(t.ctx.cwd, 'mine.json'));
+    expect(await t.run('config', 'unset', 'store')).toBe(0);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({});
+  });
+
+  it('path prints where the config file is', async () => {
+    const t = await testContext();
+    expect(await t.run('config', 'path')).toBe(0);
+    expect(t.stdout()).toBe(`${join(t.ctx.configDir, 'config.json')}\n`);
+  });
+
+  it('refuses a config file that is not JSON with a clear error (exit 2)', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    await writeFile(join(t.ctx.configDir, 'config.json'), '{token: oops');
+    expect(await t.run('config', 'list')).toBe(2);
+    expect(t.stderr()).toContain(`error: the config file ${join(t.ctx.configDir, 'config.json')} is not valid JSON`);
+  });
+
+  it('names the source of a bad value', async () => {
+    const t = await testContext({ env: { PLANTS_BASE_URL: 'nowhere', PLANTS_TOKEN: TOKEN } });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
+    expect(t.stderr()).toContain('error: base URL "nowhere" is not a URL (expected e.g. http://127.0.0.1:8080) (from PLANTS_BASE_URL)');
+  });
+});

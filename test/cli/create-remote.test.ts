@@ -1,0 +1,159 @@
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeProxy } from '../helpers/fake-proxy.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { testContext } from '../helpers/test-context.js';
+
+const TOKEN = 'tok_9f8e7d6c5b4a39281706';
+
+let service: FakeService;
+beforeEach(async () => {
+  service = await fakeService();
+});
+afterEach(async () => {
+  await service.close();
+});
+
+async function remote(extraEnv: Record<string, string> = {}) {
+  return testContext({ env: { PLANTS_TOKEN: TOKEN, PLANTS_BASE_URL: service.url, ...extraEnv } });
+}
+
+function expectNoToken(t: { stdout(): string; stderr(): string }) {
+  expect(t.stdout()).not.toContain(TOKEN);
+  expect(t.stderr()).not.toContain(TOKEN);
+}
+
+describe('plants create (remote)', () => {
+  it('POSTs the exact NewPlant with the bearer token and shows the plant with the id it sent', async () => {
+    service.answer({ status: 200, body: '{"name":"Max","tag":"herb"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json')).toBe(0);
+    const [request] = service.requests;
+    expect(request).toMatchObject({ method: 'POST', url: '/plants', body: '{"id":9223372036854775807,"name":"Max","tag":"herb"}' });
+    expect(request?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(t.stdout()).toBe('{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n');
+    expect(t.stderr()).toBe('');
+  });
+
+  it('sends -9223372036854775808 digit for digit', async () => {
+    service.answer({ status: 200, body: '{"name":"Min"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '-9223372036854775808', '--name', 'Min')).toBe(0);
+    expect(service.requests[0]?.body).toBe('{"id":-9223372036854775808,"name":"Min"}');
+    expect(t.stdout()).toBe(`Created plant -9223372036854775808 "Min" in ${service.url}\n`);
+  });
+
+  it('appends /plants to a base URL with a path prefix', async () => {
+    const t = await remote({ PLANTS_BASE_URL: `${service.url}/api/v1/` });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(0);
+    expect(service.requests[0]?.url).toBe('/api/v1/plants');
+  });
+
+  it('sends nothing for an invalid plant (exit 2)', async () => {
+    const t = await remote();
+    expect(await t.run('create', '--id', '0x10', '--name', '')).toBe(2);
+    expect(service.requests).toHaveLength(0);
+    expect(t.stderr()).toBe('error: invalid plant:\n  id must be a base-10 integer, got "0x10"\n  name must not be empty\n');
+  });
+
+  it('shows the service’s Error for a 400 (exit 1)', async () => {
+    service.answer({ status: 400, body: '{"error":1002,"message":"a plant with id 1 already exists"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(1);
+    expect(t.stderr()).toBe('error: the service refused the plant: a plant with id 1 already exists (error 1002)\n');
+    expect(t.stdout()).toBe('');
+  });
+
+  it('gives the service’s error number in the --json failure document', async () => {
+    service.answer({ status: 400, body: '{"error":7,"message":"no ferns today"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(1);
+    expect(JSON.parse(t.stdout())).toEqual({ error: 7, code: 'refused', message: 'the service refused the plant: no ferns today (error 7)' });
+    expect(t.stderr()).toBe('');
+  });
+
+  it.each([401, 403])('reports %i as an authentication error with a hint to log in (exit 3)', async (status) => {
+    service.answer({ status, body: '{"error":1006,"message":"bad token"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
+    expect(t.stderr()).toContain(`error: the service refused the token (HTTP ${status}): bad token`);
+    expect(t.stderr()).toContain('hint: run plants login');
+    expectNoToken(t);
+  });
+
+  it.each([
+    [{ status: 500, body: 'Internal Server Error' }, 'the service answered HTTP 500 with “Internal Server Error”'],
+    [{ status: 502, body: '' }, 'the service answered HTTP 502 with an empty body'],
+    [{ status: 200, body: '<html>hello</html>' }, 'the service answered HTTP 200 (the body is not a Plant) with “<html>hello</html>”'],
+    [{ status: 200, body: '{"nom":"Fern"}' }, 'the service answered HTTP 200 (the body is not a Plant) with “{"nom":"Fern"}”'],
+    [{ status: 400, body: '{"oops":true}' }, 'the service answered HTTP 400 (the body is not an Error) with “{"oops":true}”'],
+    [{ status: 302, body: '', headers: { location: '/elsewhere' } }, 'the service answered HTTP 302 with an empty body'],
+    [{ status: 500, body: 'x\u001b[31mred\ny'.repeat(30) }, 'the service answered HTTP 500 with “x\\u001b[31mred\\nyx'],
+  ])('reports an answer outside the contract as a server error (exit 4): %j', async (answer, message) => {
+    service.answer(answer);
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(4);
+    expect(t.stderr()).toContain(`error: ${message}`);
+    expect(t.stderr()).not.toContain('\u001b');
+    expect(t.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('gives up on a slow answer after --timeout, saying the plant may exist (exit 4)', async () => {
+    service.answer({ status: 200, body: '{"name":"Fern"}', delayMs: 3000 });
+    const t = await remote();
+    const started = Date.now();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--timeout', '0.3')).toBe(4);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(t.stderr()).toBe(`error: no answer from ${service.url}/plants within 0.3s; the request was sent, so the plant may or may not have been created\n`);
+  });
+
+  it('reports a refused connection (exit 4) and sends the POST once only', async () => {
+    const port = await closedPort();
+    const t = await testContext({ env: { PLANTS_TOKEN: TOKEN, PLANTS_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(4);
+    expect(JSON.parse(t.stdout())).toMatchObject({ error: 2004, code: 'unreachable', message: `could not connect to http://127.0.0.1:${port}/plants: connection refused` });
+  });
+
+  it('is not retried when the connection drops after the request was sent', async () => {
+    service.answer({ status: 200, delayMs: 100_000 });
+    const t = await remote();
+    const run = t.run('create', '--id', '1', '--name', 'Fern');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await service.close();
+    expect(await run).toBe(4);
+    expect(service.requests).toHaveLength(1);
+    expect(t.stderr()).toContain('the plant may or may not have been created');
+  });
+
+  it('needs a token: exit 3 with a hint, nothing sent', async () => {
+    const t = await testContext({ env: { PLANTS_BASE_URL: service.url } });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
+    expect(t.stderr()).toBe('error: no token to authenticate with the service\nhint: run plants login --with-token (or set PLANTS_TOKEN), or use --local\n');
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('goes through HTTP_PROXY, and around it for hosts in NO_PROXY', async () => {
+    const proxy = await fakeProxy();
+    try {
+      const proxied = await remote({ HTTP_PROXY: proxy.url });
+      expect(await proxied.run('create', '--id', '1', '--name', 'Fern')).toBe(0);
+      expect(proxy.tunnels).toEqual([new URL(service.url).host]);
+      const direct = await remote({ HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      expect(await direct.run('create', '--id', '2', '--name', 'Oak')).toBe(0);
+      expect(proxy.tunnels).toHaveLength(1);
+      expect(service.requests).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,93 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { tempDir } from '../helpers/temp.js';
+
+const TOKEN = 'e2e-secret-token-5f4dcc3b5aa765d61d8327deb882cf99';
+
+let service: FakeService;
+beforeAll(async () => {
+  service = await fakeService();
+});
+afterAll(async () => {
+  await service.close();
+});
+
+describe('bin/plants.js', () => {
+  it('prints its version and help, exit 0', async () => {
+    const home = await tempDir();
+    const version = await runPlants(['--version'], isolatedEnv(home));
+    expect(version).toMatchObject({ code: 0, stderr: '' });
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = await runPlants(['create', '--help'], isolatedEnv(home));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--id <id>');
+  });
+
+  it('keeps int64 bounds exact from flag to store file to --json', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home);
+    for (const id of ['9223372036854775807', '-9223372036854775808']) {
+      const result = await runPlants(['create', '--local', '--id', id, '--name', 'Edge', '--json'], env);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toBe(`{\n  "id": ${id},\n  "name": "Edge"\n}\n`);
+    }
+    // The default store is in the XDG data directory.
+    const store = await readFile(join(home, '.local/share/plants/plants.json'), 'utf8');
+    expect(store).toContain('{"id":9223372036854775807,"name":"Edge"}');
+    expect(store).toContain('{"id":-9223372036854775808,"name":"Edge"}');
+    const tooBig = await runPlants(['create', '--local', '--id', '9223372036854775808', '--name', 'x'], env);
+    expect(tooBig).toMatchObject({ code: 2, stdout: '' });
+    expect(tooBig.stderr).toBe('error: invalid plant:\n  id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
+  });
+
+  it('never prints the token, whatever happens', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url });
+    const outputs: string[] = [];
+    const record = async (args: string[], input = '', extra: Record<string, string> = {}) => {
+      const result = await runPlants(args, { ...env, ...extra }, input);
+      outputs.push(result.stdout, result.stderr);
+      return result;
+    };
+    expect((await record(['login', '--with-token'], `${TOKEN}\n`)).code).toBe(0);
+    expect((await stat(join(home, 'config/config.json'))).mode & 0o777).toBe(0o600);
+    await record(['config', 'list']);
+    await record(['config', 'list', '--json']);
+    await record(['config', 'get', 'token']);
+    service.answer({ status: 200, body: '{"name":"Fern"}' });
+    expect((await record(['create', '--id', '1', '--name', 'Fern', '--json'])).code).toBe(0);
+    service.answer({ status: 401, body: '{"error":1006,"message":"unknown token"}' });
+    expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(3);
+    service.answer({ status: 500, body: `echo of your header: Bearer ${TOKEN.slice(0, 10)}` });
+    expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(4);
+    expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1' })).code).toBe(4);
+    expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_DEBUG: '1' })).code).toBe(4);
+    expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    for (const output of outputs) expect(output).not.toContain(TOKEN);
+  });
+
+  it('honours NO_COLOR, FORCE_COLOR and --no-color', async () => {
+    const home = await tempDir();
+    const args = ['create', '--local', '--id', '1', '--name', 'Fern'];
+    const forced = await runPlants(args, isolatedEnv(home, { FORCE_COLOR: '1' }));
+    expect(forced.stdout).toContain('\u001b[32mCreated');
+    const noColor = await runPlants(args, isolatedEnv(home, { FORCE_COLOR: '1', NO_COLOR: '1' }));
+    expect(noColor.stderr).toBe('error: a plant with id 1 already exists\n');
+    const flag = await runPlants([...args, '--no-color'], isolatedEnv(home, { FORCE_COLOR: '1' }));
+    expect(flag.stderr).toBe('error: a plant with id 1 already exists\n');
+  });
+
+  it('answers a usage error with a hint, exit 2, and a JSON document under --json', async () => {
+    const home = await tempDir();
+    const human = await runPlants(['create', '--nme', 'Fern'], isolatedEnv(home));
+    expect(human).toMatchObject({ code: 2, stdout: '' });
+    expect(human.stderr).toBe("error: unknown option '--nme'\n(Did you mean --name?)\nhint: see plants create --help\n");
+    const json = await runPlants(['create', '--nam', 'x', '--json'], isolatedEnv(home));
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: 2001, code: 'usage', hint: 'see plants create --help' });
+    expect(json.stderr).toBe('');
+  });
+});

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/plants.js', import.meta.url));
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of a child `plants`: nothing of the user's (no real HOME, config or proxy),
+ * with config and data pointed at `home`.
+ */
+export function isolatedEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_DATA_HOME: `${home}/.local/share`,
+    PLANTS_CONFIG_DIR: `${home}/config`,
+    ...extra,
+  };
+}
+
+/** Starts the real bin/plants.js (compiled JS, as installed). */
+export function startPlants(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Runs the real bin/plants.js to the end, feeding `input` on stdin. */
+export function runPlants(args: string[], env: Record<string, string>, input = ''): Promise<ProcessResult> {
+  const child = startPlants(args, env);
+  return finished(child, input);
+}
+
+export function finished(child: ChildProcess, input = ''): Promise<ProcessResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin?.end(input);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { Chalk } from 'chalk';
+import { createPlantsClient } from '../../src/client/plants-client.js';
+import type { Context } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+import { styleFor } from '../../src/cli/output.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { tempDir } from './temp.js';
+
+export interface TestContext {
+  ctx: Context;
+  stdout(): string;
+  stderr(): string;
+  /** Runs a command line in this context; resolves to the exit code. */
+  run(...argv: string[]): Promise<number>;
+  dir: string;
+  storePath: string;
+}
+
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  stdin?: string;
+  tty?: boolean;
+}
+
+/**
+ * A Context over a temp directory (config, data, cwd) with captured output: the real file store,
+ * the real HTTP client, no access to the user's home or config.
+ */
+export async function testContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const dir = await tempDir();
+  const out = capture();
+  const err = capture();
+  const tty = options.tty ?? false;
+  const ctx: Context = {
+    io: {
+      stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+      stdout: out.stream,
+      stderr: err.stream,
+      stdinIsTTY: false,
+      stdoutIsTTY: tty,
+      stderrIsTTY: tty,
+      stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
+      stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
+    },
+    env: { ...options.env },
+    version: '0.0.0-test',
+    cwd: dir,
+    configDir: join(dir, 'config'),
+    dataDir: join(dir, 'data'),
+    openStore: async (path) => new FileStore(path),
+    httpClient: async (clientOptions) => createPlantsClient(clientOptions),
+    now: () => Date.now(),
+  };
+  return {
+    ctx,
+    dir,
+    storePath: join(dir, 'data', 'plants.json'),
+    stdout: out.text,
+    stderr: err.text,
+    run: (...argv) => run(argv, ctx),
+  };
+}
+
+function capture() {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}

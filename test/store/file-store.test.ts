@@ -1,0 +1,86 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createPlant } from '../../src/core/create.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { tempDir } from '../helpers/temp.js';
+
+describe('the JSON file store', () => {
+  it('is created on first use, with its directory, and holds ids digit for digit', async () => {
+    const path = join(await tempDir(), 'deep', 'dir', 'plants.json');
+    const store = new FileStore(path);
+    await createPlant(store, { id: 9223372036854775807n, name: 'Max', tag: 'herb' });
+    await createPlant(store, { id: -9223372036854775808n, name: 'Min' });
+    expect(await readFile(path, 'utf8')).toBe(
+      '{\n  "plantStore": 1,\n  "plants": [\n' +
+        '    {"id":9223372036854775807,"name":"Max","tag":"herb"},\n' +
+        '    {"id":-9223372036854775808,"name":"Min"}\n  ]\n}\n',
+    );
+    expect([...(await new FileStore(path).read()).keys()]).toEqual([9223372036854775807n, -9223372036854775808n]);
+  });
+
+  it('refuses a duplicate id and leaves the file as it was', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const store = new FileStore(path);
+    await createPlant(store, { id: 1n, name: 'Fern' });
+    const before = await readFile(path, 'utf8');
+    await expect(createPlant(store, { id: 1n, name: 'Oak' })).rejects.toMatchObject({ code: 'duplicate_id', error: 1002 });
+    expect(await readFile(path, 'utf8')).toBe(before);
+  });
+
+  it('adds a batch with one write, refusing ids taken before or earlier in the batch', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const store = new FileStore(path);
+    await store.addAll([{ id: 1n, name: 'a' }]);
+    const outcomes = await store.addAll([
+      { id: 2n, name: 'b' },
+      { id: 1n, name: 'again' },
+      { id: 2n, name: 'twice' },
+      { id: 3n, name: 'c' },
+    ]);
+    expect(outcomes).toEqual(['added', 'duplicate', 'duplicate', 'added']);
+    expect([...(await store.read()).values()].map((plant) => plant.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('leaves no lock or temp file behind', async () => {
+    const dir = await tempDir();
+    await createPlant(new FileStore(join(dir, 'plants.json')), { id: 1n, name: 'Fern' });
+    expect(await readdir(dir)).toEqual(['plants.json']);
+  });
+
+  it.each([
+    ['not JSON', '{"plantStore": 1, "plants": [', /not valid JSON/],
+    ['empty', '', /not valid JSON/],
+    ['someone else’s JSON', '{"name": "my-app", "version": "1.0.0"}', /not a plants store file/],
+    ['a JSON array', '[{"id": 1, "name": "Fern"}]', /not a plants store file/],
+    ['a newer format', '{"plantStore": 2, "plants": []}', /unsupported format version 2/],
+    ['an invalid plant', '{"plantStore": 1, "plants": [{"id": 1.5, "name": "x"}]}', /plants\[0\]: invalid plant: id must be an integer/],
+    ['a repeated id', '{"plantStore": 1, "plants": [{"id": 1, "name": "x"}, {"id": 1, "name": "y"}]}', /plants\[1\]: id 1 appears twice/],
+  ])('refuses a store file that is %s, and never overwrites it', async (_what, content, message) => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(path, content);
+    const failure = await createPlant(new FileStore(path), { id: 2n, name: 'Oak' }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'store_corrupt', error: 2008 });
+    expect((failure as Error).message).toMatch(message);
+    expect((failure as Error).message).toContain(path);
+    expect(await readFile(path, 'utf8')).toBe(content);
+  });
+
+  it('keeps the mode of an existing store file', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(path, '{"plantStore": 1, "plants": []}', { mode: 0o640 });
+    await createPlant(new FileStore(path), { id: 1n, name: 'Fern' });
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+  });
+
+  it('reports a store it cannot write as store_io, naming the path', async () => {
+    const dir = await tempDir();
+    const blocker = join(dir, 'file');
+    await writeFile(blocker, 'not a directory');
+    const path = join(blocker, 'plants.json');
+    await expect(createPlant(new FileStore(path), { id: 1n, name: 'Fern' })).rejects.toMatchObject({
+      code: 'store_io',
+      message: expect.stringContaining(path),
+    });
+  });
+});

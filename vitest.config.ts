@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // End-to-end tests start real processes and servers; the machine is small and shared.
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
+  },
+});
