@@ -1,4 +1,4 @@
-import { open, readFile, mkdir } from 'node:fs/promises';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -19,6 +19,8 @@ export interface FileStoreOptions {
  * readers and killed writers only ever see a whole file.
  */
 export class FileStore implements PlantStore {
+  private cache: { stamp: string; plants: Map<bigint, NewPlant> } | undefined;
+
   constructor(
     readonly path: string,
     private readonly options: FileStoreOptions = {},
@@ -32,11 +34,13 @@ export class FileStore implements PlantStore {
   async update(change: (plants: Map<bigint, NewPlant>) => AddOutcome[]): Promise<AddOutcome[]> {
     const lock = await this.lock();
     try {
-      const plants = await this.read();
+      // A copy: if the write fails, the cache must still be what is on disk.
+      const plants = new Map(await this.current());
       const outcomes = change(plants);
       // A lock we lost (this process stalled past its staleness) may be held by another writer now.
       if (lock.lost) throw this.lockedError(lock.lost);
       if (outcomes.includes('added')) await this.write(plants);
+      this.cache = { stamp: await this.stamp(), plants };
       return outcomes;
     } finally {
       await lock.release().catch(() => undefined);
@@ -53,6 +57,27 @@ export class FileStore implements PlantStore {
       throw this.ioError('read', error);
     }
     return decodeStore(text, this.path);
+  }
+
+  /**
+   * The plants on disk, re-read only when the file changed since this process last wrote it: a
+   * long-running server stays O(batch) per write, yet sees what a `--local` create added.
+   */
+  private async current(): Promise<Map<bigint, NewPlant>> {
+    const stamp = await this.stamp();
+    if (this.cache !== undefined && this.cache.stamp === stamp) return this.cache.plants;
+    return this.read();
+  }
+
+  /** Identifies one version of the file: every write renames a new inode into place. */
+  private async stamp(): Promise<string> {
+    try {
+      const info = await stat(this.path, { bigint: true });
+      return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+      throw this.ioError('read', error);
+    }
   }
 
   private async write(plants: Map<bigint, NewPlant>): Promise<void> {

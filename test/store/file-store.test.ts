@@ -42,6 +42,16 @@ describe('the JSON file store', () => {
     expect([...(await store.read()).values()].map((plant) => plant.name)).toEqual(['a', 'b', 'c']);
   });
 
+  it('sees what another writer added since its own last write (a server sharing the file with --local)', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const server = new FileStore(path);
+    const local = new FileStore(path);
+    await server.addAll([{ id: 1n, name: 'from server' }]);
+    await local.addAll([{ id: 2n, name: 'from local' }]);
+    expect(await server.addAll([{ id: 2n, name: 'again' }, { id: 3n, name: 'new' }])).toEqual(['duplicate', 'added']);
+    expect([...(await local.read()).values()].map((plant) => plant.name)).toEqual(['from server', 'from local', 'new']);
+  });
+
   it('leaves no lock or temp file behind', async () => {
     const dir = await tempDir();
     await createPlant(new FileStore(join(dir, 'plants.json')), { id: 1n, name: 'Fern' });
