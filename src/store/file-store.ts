@@ -34,8 +34,10 @@ export class FileStore implements PlantStore {
   async update(change: (plants: Map<bigint, NewPlant>) => AddOutcome[]): Promise<AddOutcome[]> {
     const lock = await this.lock();
     try {
-      // A copy: if the write fails, the cache must still be what is on disk.
-      const plants = new Map(await this.current());
+      const plants = await this.current();
+      // Changed in place (no copy: a store can hold millions of plants), so until the write
+      // succeeds the cache is not what is on disk.
+      this.cache = undefined;
       const outcomes = change(plants);
       // A lock we lost (this process stalled past its staleness) may be held by another writer now.
       if (lock.lost) throw this.lockedError(lock.lost);
@@ -80,7 +82,8 @@ export class FileStore implements PlantStore {
     }
   }
 
-  private async write(plants: Map<bigint, NewPlant>): Promise<void> {
+  /** Replaces the file with these plants, durably (protected: tests make it fail). */
+  protected async write(plants: Map<bigint, NewPlant>): Promise<void> {
     try {
       await writeFileAtomic(this.path, encodeStore(plants.values()), { fsync: true });
       // The rename is only durable once the directory entry is on disk too.

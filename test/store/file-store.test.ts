@@ -2,6 +2,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
+import type { NewPlant } from '../../src/core/schemas.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -50,6 +51,26 @@ describe('the JSON file store', () => {
     await local.addAll([{ id: 2n, name: 'from local' }]);
     expect(await server.addAll([{ id: 2n, name: 'again' }, { id: 3n, name: 'new' }])).toEqual(['duplicate', 'added']);
     expect([...(await local.read()).values()].map((plant) => plant.name)).toEqual(['from server', 'from local', 'new']);
+  });
+
+  it('forgets plants whose write failed', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    class FailingOnce extends FileStore {
+      failNext = false;
+      protected override async write(plants: Map<bigint, NewPlant>): Promise<void> {
+        if (this.failNext) {
+          this.failNext = false;
+          throw new Error('disk full');
+        }
+        await super.write(plants);
+      }
+    }
+    const store = new FailingOnce(path);
+    await store.addAll([{ id: 1n, name: 'kept' }]);
+    store.failNext = true;
+    await expect(store.addAll([{ id: 2n, name: 'lost' }])).rejects.toThrow('disk full');
+    expect(await store.addAll([{ id: 2n, name: 'retried' }])).toEqual(['added']);
+    expect((await store.read()).get(2n)?.name).toBe('retried');
   });
 
   it('leaves no lock or temp file behind', async () => {
