@@ -1,136 +1,149 @@
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
+import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
-import { PlantsError } from '../core/errors.js';
 import type { NewPlant } from '../core/schemas.js';
 import type { AddOutcome, PlantStore } from '../core/store.js';
+import { appendJournal, readJournal, removeJournal } from './journal.js';
 import { addTo } from './memory-store.js';
+import { storeIoError } from './store-errors.js';
 import { decodeStore, encodeStore } from './store-file.js';
+import { lockStore, storeLockedError } from './store-lock.js';
+import { syncDirectory } from './sync.js';
 
 export interface FileStoreOptions {
-  /** How long to wait for another process's lock before giving up with `store_locked`. */
+  /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
   lockWaitMs?: number;
+  /**
+   * Append new plants to `<store>.journal` instead of rewriting the store file (a server's many
+   * small batches). Without it, every write leaves the whole store in the store file.
+   */
+  journal?: boolean;
+}
+
+/** A journal is folded into the store file once it holds this many plants, and the store at least as many. */
+const COMPACT_AT = 10_000;
+
+interface State {
+  /** Identifies the files' version on disk: every write renames a new inode or grows the journal. */
+  stamp: string;
+  plants: Map<bigint, NewPlant>;
+  journalPlants: number;
+  journalBytes: number;
 }
 
 /**
- * The JSON file store. Every change is a read-modify-write under a cross-process lock
- * (`<store>.lock`, proper-lockfile), written to a temp file, fsynced and renamed over the store, so
- * readers and killed writers only ever see a whole file.
+ * The JSON file store. Every change happens under a cross-process lock (store-lock.ts). The store
+ * file is only ever replaced whole: written to a temp file, fsynced, renamed, the directory
+ * fsynced (write-file-atomic), so readers and killed writers never see a part of one. With the
+ * `journal` option, batches are appended to the journal instead (journal.ts).
  */
 export class FileStore implements PlantStore {
-  private cache: { stamp: string; plants: Map<bigint, NewPlant> } | undefined;
+  private cache: State | undefined;
+  readonly journalPath: string;
 
   constructor(
     readonly path: string,
     private readonly options: FileStoreOptions = {},
-  ) {}
-
-  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
-    return this.update((existing) => addTo(existing, plants));
+  ) {
+    this.journalPath = `${path}.journal`;
   }
 
-  /** Runs `change` on the current plants under the lock; writes them back if it added any. */
-  async update(change: (plants: Map<bigint, NewPlant>) => AddOutcome[]): Promise<AddOutcome[]> {
-    const lock = await this.lock();
-    try {
-      const plants = await this.current();
-      // Changed in place (no copy: a store can hold millions of plants), so until the write
-      // succeeds the cache is not what is on disk.
-      this.cache = undefined;
-      const outcomes = change(plants);
-      // A lock we lost (this process stalled past its staleness) may be held by another writer now.
-      if (lock.lost) throw this.lockedError(lock.lost);
-      if (outcomes.includes('added')) await this.write(plants);
-      this.cache = { stamp: await this.stamp(), plants };
+  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    return this.locked(async (state) => {
+      const outcomes = addTo(state.plants, plants);
+      const added = plants.filter((_, i) => outcomes[i] === 'added');
+      if (added.length === 0) return outcomes;
+      const journalPlants = state.journalPlants + added.length;
+      if (this.options.journal === true && (journalPlants < COMPACT_AT || journalPlants < state.plants.size / 2)) {
+        state.journalBytes = await appendJournal(this.journalPath, added, state.journalBytes);
+        state.journalPlants = journalPlants;
+      } else {
+        await this.rewrite(state);
+      }
       return outcomes;
+    });
+  }
+
+  /** Folds the journal into the store file, so that the store file alone holds every plant. */
+  async compact(): Promise<void> {
+    await this.locked(async (state) => {
+      if (state.journalPlants > 0 || state.journalBytes > 0) await this.rewrite(state);
+    });
+  }
+
+  /** Every plant on disk now (store file and journal), read without the lock. */
+  async read(): Promise<Map<bigint, NewPlant>> {
+    return (await this.load()).plants;
+  }
+
+  /**
+   * Runs `work` on the current state under the lock. The state is kept for the next call, and
+   * re-read only if another process changed the files meanwhile: a long-running server stays
+   * O(batch) per write, yet sees what a `--local` create added.
+   */
+  private async locked<T>(work: (state: State) => Promise<T>): Promise<T> {
+    const lock = await lockStore(this.path, this.options.lockWaitMs ?? 30_000);
+    try {
+      const stamp = await this.stamp();
+      const state = this.cache?.stamp === stamp ? this.cache : await this.load();
+      // `work` changes the state in place (no copy: a store can hold millions of plants), so
+      // until it has written, the cache is not what is on disk.
+      this.cache = undefined;
+      // A lock we lost (this process stalled past its staleness) may be another writer's now.
+      if (lock.lost) throw storeLockedError(this.path, lock.lost);
+      const result = await work(state);
+      this.cache = { ...state, stamp: await this.stamp() };
+      return result;
     } finally {
       await lock.release().catch(() => undefined);
     }
   }
 
-  /** The plants as they are on disk now; an absent file is an empty store. */
-  async read(): Promise<Map<bigint, NewPlant>> {
-    let text: string;
+  private async load(): Promise<State> {
+    const stamp = await this.stamp();
+    let text: string | undefined;
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-      throw this.ioError('read', error);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(this.path, 'read', error);
     }
-    return decodeStore(text, this.path);
+    const plants = text === undefined ? new Map<bigint, NewPlant>() : decodeStore(text, this.path);
+    const journal = await readJournal(this.journalPath);
+    // Ids the store file holds already were folded into it by a compaction the journal outlived.
+    addTo(plants, journal.plants);
+    return { stamp, plants, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes };
   }
 
-  /**
-   * The plants on disk, re-read only when the file changed since this process last wrote it: a
-   * long-running server stays O(batch) per write, yet sees what a `--local` create added.
-   */
-  private async current(): Promise<Map<bigint, NewPlant>> {
-    const stamp = await this.stamp();
-    if (this.cache !== undefined && this.cache.stamp === stamp) return this.cache.plants;
-    return this.read();
+  /** Replaces the store file with every plant, durably, then drops the journal. */
+  private async rewrite(state: State): Promise<void> {
+    await this.write(state.plants);
+    if (state.journalBytes > 0) await removeJournal(this.journalPath);
+    state.journalPlants = 0;
+    state.journalBytes = 0;
   }
 
-  /** Identifies one version of the file: every write renames a new inode into place. */
-  private async stamp(): Promise<string> {
-    try {
-      const info = await stat(this.path, { bigint: true });
-      return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-      throw this.ioError('read', error);
-    }
-  }
-
-  /** Replaces the file with these plants, durably (protected: tests make it fail). */
+  /** Replaces the store file durably (protected: tests make it fail). */
   protected async write(plants: Map<bigint, NewPlant>): Promise<void> {
     try {
       await writeFileAtomic(this.path, encodeStore(plants.values()), { fsync: true });
       // The rename is only durable once the directory entry is on disk too.
-      const directory = await open(dirname(this.path), 'r');
-      try {
-        await directory.sync();
-      } finally {
-        await directory.close();
-      }
+      await syncDirectory(this.path);
     } catch (error) {
-      throw this.ioError('write', error);
+      throw storeIoError(this.path, 'write', error);
     }
   }
 
-  private async lock(): Promise<{ release: () => Promise<void>; lost?: Error }> {
-    try {
-      await mkdir(dirname(this.path), { recursive: true });
-    } catch (error) {
-      throw this.ioError('create the directory of', error);
-    }
-    const waitMs = this.options.lockWaitMs ?? 30_000;
-    const held: { release: () => Promise<void>; lost?: Error } = { release: async () => undefined };
-    try {
-      held.release = await lockfile.lock(this.path, {
-        realpath: false,
-        // About waitMs of short, jittered waits (~150 ms each once backed off): locks are held briefly.
-        retries: { retries: Math.ceil(waitMs / 150), minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
-        onCompromised: (error) => {
-          held.lost = error;
-        },
-      });
-      return held;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw this.lockedError(error);
-      throw this.ioError('lock', error);
-    }
+  private async stamp(): Promise<string> {
+    const [store, journal] = await Promise.all([fileStamp(this.path), fileStamp(this.journalPath)]);
+    return `${store}|${journal}`;
   }
+}
 
-  private lockedError(cause: unknown): PlantsError {
-    return new PlantsError('store_locked', `the store ${this.path} is in use by another process`, {
-      hint: `try again; if no plants process is running, remove ${this.path}.lock`,
-      cause,
-    });
-  }
-
-  private ioError(action: string, error: unknown): PlantsError {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return new PlantsError('store_io', `could not ${action} the store ${this.path} (${reason})`, { cause: error });
+async function fileStamp(path: string): Promise<string> {
+  try {
+    const info = await stat(path, { bigint: true });
+    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw storeIoError(path, 'read', error);
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { FileStore } from '../../src/store/file-store.js';
+import { decodeStore, encodeStore } from '../../src/store/store-file.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('the JSON file store', () => {
@@ -113,5 +114,69 @@ describe('the JSON file store', () => {
       code: 'store_io',
       message: expect.stringContaining(path),
     });
+  });
+});
+
+describe('the file store with a journal (plants serve)', () => {
+  const tmpStore = async () => join(await tempDir(), 'plants.json');
+
+  it('appends batches to the journal, reads store and journal together, and compacts into the store file', async () => {
+    const path = await tmpStore();
+    const server = new FileStore(path, { journal: true });
+    await server.addAll([{ id: 1n, name: 'a' }]);
+    await server.addAll([{ id: 2n, name: 'b' }, { id: 1n, name: 'dup' }]);
+    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
+    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
+    await server.compact();
+    expect([...decodeStore(await readFile(path, 'utf8'), path).keys()]).toEqual([1n, 2n]);
+    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('shares the store with a writer without journal: each sees the other, nothing is lost', async () => {
+    const path = await tmpStore();
+    const server = new FileStore(path, { journal: true });
+    const local = new FileStore(path);
+    await server.addAll([{ id: 1n, name: 'server' }]);
+    expect(await local.addAll([{ id: 1n, name: 'x' }, { id: 2n, name: 'local' }])).toEqual(['duplicate', 'added']);
+    // The local write folded the journal into the store file.
+    expect([...decodeStore(await readFile(path, 'utf8'), path).keys()]).toEqual([1n, 2n]);
+    expect(await server.addAll([{ id: 2n, name: 'x' }, { id: 3n, name: 'server again' }])).toEqual(['duplicate', 'added']);
+    expect([...(await local.read()).keys()]).toEqual([1n, 2n, 3n]);
+  });
+
+  it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
+    const path = await tmpStore();
+    await writeFile(`${path}.journal`, '{"id":1,"name":"whole"}\n{"id":2,"na');
+    const store = new FileStore(path, { journal: true });
+    expect([...(await store.read()).keys()]).toEqual([1n]);
+    await store.addAll([{ id: 3n, name: 'next' }]);
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
+  });
+
+  it('skips journal lines the store file already holds (a crash between compaction and removing the journal)', async () => {
+    const path = await tmpStore();
+    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }]));
+    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
+    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
+  });
+
+  it('refuses a journal with a whole line that is not a plant', async () => {
+    const path = await tmpStore();
+    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":"2","name":"b"}\n');
+    await expect(new FileStore(path, { journal: true }).addAll([{ id: 3n, name: 'c' }])).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringContaining('line 2: invalid plant: id must be an integer'),
+    });
+  });
+
+  it('compacts on its own once the journal is large', async () => {
+    const path = await tmpStore();
+    const store = new FileStore(path, { journal: true });
+    for (let batch = 0; batch < 11; batch += 1) {
+      await store.addAll(Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(batch * 1000 + i), name: 'p' })));
+    }
+    expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(10_000);
+    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1000);
   });
 });
