@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { PlantStore } from '../core/store.js';
+import type { FileStoreOptions } from '../store/file-store.js';
+import type { FileStore } from '../store/file-store.js';
 import type { PlantsClient, PlantsClientOptions } from '../client/plants-client.js';
 
 import type { Style } from './output.js';
@@ -36,7 +37,9 @@ export interface Context {
   configDir: string;
   /** Where the default store lives: the user's data directory. */
   dataDir: string;
-  openStore(path: string): Promise<PlantStore>;
+  openStore(path: string, options?: FileStoreOptions): Promise<FileStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
   now(): number;
+  /** Resolves with the name of the first SIGINT or SIGTERM from now on (for plants serve). */
+  stopSignal(): Promise<string>;
 }

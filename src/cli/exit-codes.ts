@@ -18,6 +18,7 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT.refused;
     case 'usage':
     case 'invalid_plant':
+    case 'unreadable_input':
       return EXIT.usage;
     case 'not_logged_in':
     case 'auth_refused':

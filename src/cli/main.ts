@@ -13,19 +13,23 @@ const COMMANDS: Record<CommandName, () => Promise<{ command: CommandModule<never
   login: () => import('./commands/login/run.js'),
   logout: () => import('./commands/logout/run.js'),
   config: () => import('./commands/config/run.js'),
+  serve: () => import('./commands/serve/run.js'),
+  import: () => import('./commands/import/run.js'),
 };
 
 /** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
 export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+  let exitCode: number = EXIT.ok;
   const dispatch: Dispatch = async (name, options) => {
     const { command } = (await COMMANDS[name]()) as unknown as { command: CommandModule<typeof options, unknown> };
     const result = await command.run(options, ctx);
     if (options.json) writeJson(ctx.io.stdout, command.toJson(result));
     else command.renderHuman(result, ctx.io);
+    exitCode = command.exitCode?.(result) ?? EXIT.ok;
   };
   try {
     await buildProgram(ctx, dispatch).parseAsync([...argv], { from: 'user' });
-    return EXIT.ok;
+    return exitCode;
   } catch (error) {
     // Commander "fails" with exit code 0 after printing help or the version.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;

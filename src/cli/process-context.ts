@@ -27,15 +27,23 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     cwd: process.cwd(),
     configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
     dataDir: paths.data,
-    async openStore(path) {
+    async openStore(path, options) {
       const { FileStore } = await import('../store/file-store.js');
-      return new FileStore(path);
+      return new FileStore(path, options);
     },
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');
       return createPlantsClient(options);
     },
     now: () => Date.now(),
+    stopSignal: () =>
+      new Promise((resolve) => {
+        const stop = (signal: NodeJS.Signals) => {
+          process.off('SIGINT', stop).off('SIGTERM', stop);
+          resolve(signal);
+        };
+        process.once('SIGINT', stop).once('SIGTERM', stop);
+      }),
   };
 }
 

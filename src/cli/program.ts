@@ -7,6 +7,10 @@ import type { LoginOptions } from './commands/login/command.js';
 import { defineLogin } from './commands/login/command.js';
 import type { LogoutOptions } from './commands/logout/command.js';
 import { defineLogout } from './commands/logout/command.js';
+import type { ImportOptions } from './commands/import/command.js';
+import { defineImport } from './commands/import/command.js';
+import type { ServeOptions } from './commands/serve/command.js';
+import { defineServe } from './commands/serve/command.js';
 import type { Context, IOStreams } from './context.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
@@ -16,6 +20,8 @@ export interface CommandOptions {
   login: LoginOptions;
   logout: LogoutOptions;
   config: ConfigOptions;
+  serve: ServeOptions;
+  import: ImportOptions;
 }
 export type CommandName = keyof CommandOptions;
 
@@ -28,6 +34,7 @@ export const ENVIRONMENT_HELP = `Environment:
   PLANTS_STORE        JSON file used by --local
   PLANTS_TIMEOUT      seconds to wait to connect, and for an answer
   PLANTS_CONFIG_DIR   directory of config.json
+  PLANTS_SERVER_TOKENS  tokens plants serve accepts, comma-separated
   NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY`;
 
 /**
@@ -48,6 +55,8 @@ export function buildProgram(ctx: Pick<Context, 'io'> & { version: string }, dis
   defineLogin(program, dispatch);
   defineLogout(program, dispatch);
   defineConfig(program, dispatch);
+  defineImport(program, dispatch);
+  defineServe(program, dispatch);
   // Subcommands inherit the settings that matter: errors thrown, not printed by commander.
   for (const command of program.commands) inherit(command, ctx.io);
   return program;

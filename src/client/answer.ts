@@ -72,3 +72,12 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
     }
   }
 }
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a failed POST certainly did not reach the service (no connection), so nothing was created. */
+export function certainlyNotProcessed(error: PlantsError): boolean {
+  if (error.code === 'auth_refused') return true;
+  const cause = (error.cause as { code?: string } | undefined)?.code;
+  return cause !== undefined && NEVER_SENT.has(cause);
+}

@@ -2,7 +2,9 @@ import { EnvHttpProxyAgent, request } from 'undici';
 import { PlantsError } from '../core/errors.js';
 import { stringifyJson } from '../core/json.js';
 import type { NewPlant, Plant } from '../core/schemas.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readAnswer, transportError } from './answer.js';
+import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs, type RetryPolicy } from './retry.js';
 
 export interface PlantsClientOptions {
   baseUrl: string;
@@ -11,10 +13,17 @@ export interface PlantsClientOptions {
   /** HTTP(S)_PROXY and NO_PROXY, upper or lower case, as in the environment. */
   env: Readonly<Record<string, string | undefined>>;
   userAgent: string;
+  /** Keep-alive connections to the service (bulk imports use many). Default 1. */
+  connections?: number;
+  /** Default: no retry. */
+  retry?: RetryPolicy;
 }
 
 export interface PlantsClient {
-  /** POSTs the plant once (never retried: a POST may have been processed) and reads the answer. */
+  /**
+   * POSTs the plant and reads the answer. Sent again only as the retry policy allows, where the
+   * POST cannot have been processed (see retry.ts).
+   */
   createPlant(plant: NewPlant): Promise<Plant>;
   close(): Promise<void>;
 }
@@ -33,32 +42,35 @@ export function createPlantsClient(options: PlantsClientOptions): PlantsClient {
     connect: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+    connections: options.connections ?? 1,
   });
   const url = `${options.baseUrl}/plants`;
+  const retry = options.retry ?? NO_RETRY;
+  const headers = {
+    authorization: `Bearer ${options.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': options.userAgent,
+  };
 
   return {
     async createPlant(plant) {
-      let status: number;
-      let body: string;
-      try {
-        const response = await request(url, {
-          method: 'POST',
-          dispatcher,
-          headers: {
-            authorization: `Bearer ${options.token}`,
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'user-agent': options.userAgent,
-          },
-          body: stringifyJson(plant),
-        });
-        status = response.statusCode;
-        body = await readLimited(response.body, status);
-      } catch (error) {
-        if (error instanceof PlantsError) throw error;
-        throw transportError(error, url, options.timeoutSeconds);
+      const body = stringifyJson(plant);
+      for (let attempt = 1; ; attempt += 1) {
+        const lastTry = attempt >= retry.tries;
+        let answer: { status: number; text: string; retryAfter: string | string[] | undefined };
+        try {
+          const response = await request(url, { method: 'POST', dispatcher, headers, body });
+          answer = { status: response.statusCode, text: await readLimited(response.body, response.statusCode), retryAfter: response.headers['retry-after'] };
+        } catch (error) {
+          if (error instanceof PlantsError) throw error;
+          if (lastTry || !isRetryableError(error)) throw transportError(error, url, options.timeoutSeconds);
+          await sleep(retryDelayMs(retry, attempt, undefined));
+          continue;
+        }
+        if (lastTry || !isRetryableStatus(answer.status)) return readAnswer(answer.status, answer.text);
+        await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
       }
-      return readAnswer(status, body);
     },
     async close() {
       await dispatcher.close();

@@ -14,6 +14,9 @@ export const ERROR_NUMBERS = {
   not_found: 1007,
   method_not_allowed: 1008,
   unavailable: 1009,
+  bad_request: 1010,
+  request_timeout: 1011,
+  headers_too_large: 1012,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,
@@ -25,6 +28,8 @@ export const ERROR_NUMBERS = {
   store_corrupt: 2008,
   store_locked: 2009,
   store_io: 2010,
+  unreadable_input: 2011,
+  not_sent: 2012,
   internal: 2099,
 } as const;
 

@@ -75,8 +75,10 @@ const jsonObject = z.custom<Record<string, unknown>>(
   { error: (issue) => `must be a JSON object, got ${describe(issue.input)}` },
 );
 
+export const Int64Schema = jsonInteger(INT64_MIN, INT64_MAX);
+
 /** The body that creates a plant. Fields the contract does not name are dropped. */
-export const NewPlantSchema = jsonObject.pipe(z.object({ id: jsonInteger(INT64_MIN, INT64_MAX), name: text(), tag: text().optional() }));
+export const NewPlantSchema = jsonObject.pipe(z.object({ id: Int64Schema, name: text(), tag: text().optional() }));
 
 /** The same NewPlant, typed as text: command-line flags and CSV cells. */
 export const NewPlantTextSchema = jsonObject.pipe(z.object({ id: decimalInt64, name: text(), tag: text().optional() }));

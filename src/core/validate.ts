@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { PlantsError, type Issue } from './errors.js';
-import { NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
+import { Int64Schema, NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
 
 function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.map((issue) => ({
@@ -30,4 +30,11 @@ export function parseNewPlantText(input: { id?: string | undefined; name?: strin
 
 function stripUndefined(plant: { id: bigint; name: string; tag?: string | undefined }): NewPlant {
   return plant.tag === undefined ? { id: plant.id, name: plant.name } : { id: plant.id, name: plant.name, tag: plant.tag };
+}
+
+/** The id of an input that may be invalid otherwise, when the id itself is a valid int64. */
+export function readableId(input: unknown): bigint | undefined {
+  if (typeof input !== 'object' || input === null || !('id' in input)) return undefined;
+  const id = Int64Schema.safeParse(input.id);
+  return id.success ? id.data : undefined;
 }

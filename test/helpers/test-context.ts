@@ -16,6 +16,8 @@ export interface TestContext {
   run(...argv: string[]): Promise<number>;
   dir: string;
   storePath: string;
+  /** Delivers a stop signal to a running `plants serve`. */
+  stop(signal?: string): void;
 }
 
 export interface TestContextOptions {
@@ -33,6 +35,10 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const out = capture();
   const err = capture();
   const tty = options.tty ?? false;
+  let stop: (signal: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
   const ctx: Context = {
     io: {
       stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
@@ -49,9 +55,10 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     cwd: dir,
     configDir: join(dir, 'config'),
     dataDir: join(dir, 'data'),
-    openStore: async (path) => new FileStore(path),
+    openStore: async (path, storeOptions) => new FileStore(path, storeOptions),
     httpClient: async (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
+    stopSignal: () => stopped,
   };
   return {
     ctx,
@@ -60,6 +67,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     stdout: out.text,
     stderr: err.text,
     run: (...argv) => run(argv, ctx),
+    stop: (signal = 'SIGTERM') => stop(signal),
   };
 }
 

@@ -7,4 +7,6 @@ export interface CommandModule<Options, Result> {
   renderHuman(result: Result, io: IOStreams): void;
   /** The one JSON document printed on stdout with --json. */
   toJson(result: Result): unknown;
+  /** The exit code of a command that ran to the end but did not fully succeed (default 0). */
+  exitCode?(result: Result): number;
 }

@@ -1,0 +1,39 @@
+import type { IOStreams } from '../../context.js';
+import type { ImportTally } from '../../../import/outcomes.js';
+
+/**
+ * A progress line on stderr while an import runs, on a TTY only: rows done, rate, failures and,
+ * for a file, how far through it we are with an ETA. Redrawn at most 10 times a second.
+ * cli-progress is loaded only here, so scripts (no TTY) never pay for it.
+ */
+export async function startProgress(io: IOStreams, tally: ImportTally, totalBytes: number | undefined, bytesRead: () => number): Promise<{ stop(): void }> {
+  if (!io.stderrIsTTY) return { stop: () => undefined };
+  const { default: progress } = await import('cli-progress');
+  const counts = tally.counts;
+  const knownSize = totalBytes !== undefined && totalBytes > 0;
+  const bar = new progress.SingleBar({
+    stream: io.stderr,
+    fps: 10,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 20,
+    format: knownSize
+      ? '{bar} {percentage}% | {rows} rows | {rate}/s | {failed} failed | ETA {eta_formatted}'
+      : '{rows} rows | {rate}/s | {failed} failed',
+  });
+  const started = Date.now();
+  const payload = () => {
+    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+    const rows = counts.created + counts.skipped + counts.valid + counts.failed + counts.unknown + counts.notSent;
+    return { rows: rows.toLocaleString('en-US'), rate: Math.round(rows / seconds).toLocaleString('en-US'), failed: (counts.failed + counts.unknown).toLocaleString('en-US') };
+  };
+  bar.start(knownSize ? totalBytes : 1, 0, payload());
+  const timer = setInterval(() => bar.update(knownSize ? bytesRead() : 0, payload()), 100);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      bar.stop();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { printable } from '../../../core/printable.js';
+import type { RowFailure } from '../../../import/outcomes.js';
+import type { IOStreams } from '../../context.js';
+import type { ImportResult } from './run.js';
+
+/** How many failures the human summary lists; --json and --report list them all. */
+const SHOWN_FAILURES = 20;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The end-of-import account, on stderr: what was created, skipped, failed, and what was not sent. */
+export function renderSummary(result: ImportResult, io: IOStreams): void {
+  const style = io.stderrStyle;
+  const { counts } = result;
+  const seconds = result.elapsedMs / 1000;
+  const rate = Math.round(counts.read / Math.max(seconds, 0.001));
+  const lines: string[] = [];
+  const parts = result.dryRun
+    ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`]
+    : [`${count(counts.created)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
+  if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not exist)`);
+  if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
+  const verb = result.dryRun ? 'Checked' : 'Imported';
+  lines.push(`${style.bold(verb)} ${count(counts.read)} rows into ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
+  for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
+  if (result.failures.length > SHOWN_FAILURES) {
+    lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
+  }
+  const rejected = counts.failed + counts.unknown + counts.notSent;
+  if (result.rejects !== undefined && rejected > 0) {
+    lines.push(`${count(rejected)} rows not created were written to ${result.rejects}: plants import ${result.rejects} retries them`);
+  }
+  if (result.stoppedBy !== undefined) {
+    lines.push(`${style.red('error:')} stopped: ${result.stoppedBy.message}`);
+    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${result.stoppedBy.hint}`));
+  }
+  io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+function describe(failure: RowFailure): string {
+  const where = failure.line !== undefined ? `line ${failure.line}` : `[${failure.index}]`;
+  const id = failure.id === undefined ? '' : ` (id ${failure.id})`;
+  const detail = failure.issues !== undefined && failure.issues.length > 0
+    ? failure.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
+    : failure.message;
+  return `${where}${id}: ${printable(detail, 160)}`;
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { PlantsError } from '../../../core/errors.js';
+import { Settings } from '../../config/resolve.js';
+import { checkToken } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import type { CommandModule } from '../types.js';
+import type { ServeOptions } from './command.js';
+
+export interface ServeResult {
+  stoppedBy: string;
+}
+
+async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
+  const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');
+  const settings = await Settings.load(ctx, { store: options.store });
+  const storePath = settings.require('store');
+  const { tokens, generated } = serverTokens(options, ctx);
+  // Appends to the journal: a batch costs O(batch), not a rewrite of the whole store.
+  const fileStore = await ctx.openStore(storePath, { journal: true });
+  // Read now: a store that is not ours stops the server before it listens, not at the first request.
+  await fileStore.read();
+  const store = new BatchingStore(fileStore);
+  const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  const server = createPlantServer({
+    store,
+    tokens,
+    ...(options.quiet ? {} : { log }),
+    // The server's own failures (store trouble, bugs) are reported even with --quiet.
+    onUnexpectedError: (error) => log(`${new Date(ctx.now()).toISOString()} error: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  let address;
+  try {
+    address = await listen(server, options.port, options.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new PlantsError('usage', `cannot listen on ${options.host}:${options.port} (${code})`, { cause: error });
+  }
+  const stderr = ctx.io.stderr;
+  // The one line a script reads: the base URL, with the real port.
+  ctx.io.stdout.write(`${address.url}\n`);
+  stderr.write(`plants serve: listening on ${address.url}, store ${storePath}\n`);
+  if (generated !== undefined) {
+    // Shown once, so the service never runs without authentication and its owner can still log in.
+    stderr.write(`plants serve: no token configured; generated one for this run. Log in with:\n`);
+    stderr.write(`  plants login --base-url ${address.url} --token ${generated}\n`);
+  }
+  const signal = await ctx.stopSignal();
+  stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
+  await stopServer(server);
+  await store.drain();
+  // Leave the store file whole on its own, as every other command does.
+  await fileStore.compact();
+  stderr.write('plants serve: stopped\n');
+  return { stoppedBy: signal };
+}
+
+/** --token flags, else PLANTS_SERVER_TOKENS (comma-separated), else one random token for this run. */
+function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; generated?: string } {
+  const fromEnv = (ctx.env.PLANTS_SERVER_TOKENS ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
+  const tokens = options.tokens.length > 0 ? options.tokens : fromEnv;
+  if (tokens.length > 0) return { tokens: tokens.map(checkToken) };
+  const generated = randomBytes(24).toString('base64url');
+  return { tokens: [generated], generated };
+}
+
+export const command: CommandModule<ServeOptions, ServeResult> = {
+  run,
+  // Everything worth saying was said on stderr while it ran.
+  renderHuman: () => undefined,
+  toJson: (result) => result,
+};

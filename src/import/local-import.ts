@@ -1,0 +1,57 @@
+import { duplicateId } from '../core/create.js';
+import { isPlantsError } from '../core/errors.js';
+import type { PlantStore } from '../core/store.js';
+import { admit } from './admit.js';
+import type { ImportTally } from './outcomes.js';
+import type { Row } from './rows.js';
+import type { ImportSettings } from './settings.js';
+
+/**
+ * Imports into a store in batches: one lock, one read and one atomic write per batch. Batches
+ * double in size, so a store rewritten once per batch costs O(N) in all, not O(N²), while the
+ * first rows are on disk early. A kill leaves every finished batch stored and nothing of the rest.
+ */
+export async function importIntoStore(rows: AsyncIterable<Row>, store: PlantStore, tally: ImportTally, settings: ImportSettings, firstBatch = 10_000): Promise<void> {
+  let batch: Row[] = [];
+  let batchSize = firstBatch;
+  const flush = async () => {
+    const sending = batch;
+    batch = [];
+    if (sending.length === 0) return;
+    // Rows admitted before a --fail-fast halt are still written; after a store failure, nothing is.
+    if (tally.stoppedBy !== undefined) {
+      for (const row of sending) tally.notSent(row);
+      return;
+    }
+    let outcomes;
+    try {
+      outcomes = await store.addAll(sending.map((row) => row.plant!));
+    } catch (error) {
+      if (!isPlantsError(error)) throw error;
+      // The write is atomic: none of this batch is stored.
+      tally.stop(error);
+      for (const row of sending) tally.notSent(row);
+      return;
+    }
+    sending.forEach((row, i) => {
+      if (outcomes[i] === 'added') tally.created();
+      else if (settings.onConflict === 'skip') tally.skipped();
+      else {
+        const error = duplicateId(row.plant!.id);
+        tally.failed(row, error);
+        if (settings.failFast) tally.halt();
+      }
+    });
+  };
+
+  for await (const row of rows) {
+    if (admit(row, tally, settings)) {
+      batch.push(row);
+      if (batch.length >= batchSize) {
+        await flush();
+        batchSize *= 2;
+      }
+    }
+  }
+  await flush();
+}

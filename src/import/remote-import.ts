@@ -1,0 +1,51 @@
+import { ERROR_NUMBERS, isPlantsError, type PlantsError } from '../core/errors.js';
+import { certainlyNotProcessed } from '../client/answer.js';
+import type { PlantsClient } from '../client/plants-client.js';
+import { admit } from './admit.js';
+import type { ImportTally } from './outcomes.js';
+import type { Row } from './rows.js';
+import type { ImportSettings } from './settings.js';
+
+/**
+ * Imports through the service with `concurrency` requests in flight over a pool of keep-alive
+ * connections. Workers pull rows from the one input stream, so memory is bounded by the
+ * concurrency, not the input. What stops the import: a refused token (no row can succeed), the
+ * service gone or outside the contract, or any failure under --fail-fast.
+ */
+export async function importThroughService(rows: AsyncIterable<Row>, client: PlantsClient, tally: ImportTally, settings: ImportSettings, concurrency: number): Promise<void> {
+  const input = rows[Symbol.asyncIterator]();
+  const worker = async () => {
+    // Concurrent next() calls on an async generator are queued: each row goes to one worker.
+    for (let next = await input.next(); next.done !== true; next = await input.next()) {
+      await importRow(next.value, client, tally, settings);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+async function importRow(row: Row, client: PlantsClient, tally: ImportTally, settings: ImportSettings): Promise<void> {
+  if (!admit(row, tally, settings)) return;
+  try {
+    await client.createPlant(row.plant!);
+    tally.created();
+  } catch (error) {
+    if (!isPlantsError(error)) throw error;
+    settle(row, error, tally, settings);
+  }
+}
+
+function settle(row: Row, error: PlantsError, tally: ImportTally, settings: ImportSettings): void {
+  switch (error.code) {
+    case 'refused':
+      if (error.error === ERROR_NUMBERS.duplicate_id && settings.onConflict === 'skip') return tally.skipped();
+      tally.failed(row, error);
+      if (settings.failFast) tally.halt();
+      return;
+    default:
+      // A refused token or no connection: nothing was created. A timeout, a dropped connection or
+      // an answer outside the contract: the plant may exist. Either way the import cannot go on.
+      if (certainlyNotProcessed(error)) tally.notSent(row);
+      else tally.unknown(row, error);
+      return tally.stop(error);
+  }
+}

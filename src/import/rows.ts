@@ -1,0 +1,122 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { parse as parseCsv } from 'csv-parse';
+import { isPlantsError, PlantsError } from '../core/errors.js';
+import { parseJson } from '../core/json.js';
+import { printable } from '../core/printable.js';
+import type { NewPlant } from '../core/schemas.js';
+import { parseNewPlant, parseNewPlantText, readableId } from '../core/validate.js';
+import type { Format } from './formats.js';
+
+
+/** One row of an import: where it is, what it said, and the plant it makes or why it makes none. */
+export interface Row {
+  /** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
+  at: { line: number } | { index: number };
+  /** The row as read, re-importable as one NDJSON line (for --rejects). */
+  raw: unknown;
+  plant?: NewPlant;
+  error?: PlantsError;
+  /** The id, when it is readable: the plant's, or an invalid row's own valid id. */
+  id?: bigint;
+}
+
+/** The rows of an input, streamed (JSON arrays excepted: they are read whole). */
+export function readRows(input: Readable, format: Format): AsyncIterable<Row> {
+  switch (format) {
+    case 'ndjson':
+      return ndjsonRows(input);
+    case 'csv':
+      return csvRows(input);
+    case 'json':
+      return jsonArrayRows(input);
+  }
+}
+
+function unreadable(message: string): PlantsError {
+  return new PlantsError('unreadable_input', message);
+}
+
+/** A row's plant, or the validation error, with the row's id kept when it is readable. */
+function validated(at: Row['at'], raw: unknown, parse: () => NewPlant): Row {
+  try {
+    const plant = parse();
+    return { at, raw, plant, id: plant.id };
+  } catch (error) {
+    if (!isPlantsError(error)) throw error;
+    const id = readableId(raw);
+    return id === undefined ? { at, raw, error } : { at, raw, error, id };
+  }
+}
+
+async function* ndjsonRows(input: Readable): AsyncIterable<Row> {
+  let line = 0;
+  for await (const textLine of createInterface({ input, crlfDelay: Infinity })) {
+    line += 1;
+    const source = line === 1 ? textLine.replace(/^\uFEFF/, '') : textLine;
+    if (source.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = parseJson(source);
+    } catch (error) {
+      const message = `line ${line} is not JSON (${(error as Error).message}): ${printable(source, 80)}`;
+      yield { at: { line }, raw: source, error: new PlantsError('malformed_json', message) };
+      continue;
+    }
+    yield validated({ line }, value, () => parseNewPlant(value));
+  }
+}
+
+async function* csvRows(input: Readable): AsyncIterable<Row> {
+  const parser = input.pipe(parseCsv({ bom: true, info: true, raw: true, skip_empty_lines: true, relax_column_count: true }));
+  let columns: { id: number; name: number; tag: number | undefined; count: number } | undefined;
+  try {
+    for await (const { record, info, raw: text } of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
+      if (columns === undefined) {
+        columns = header(record);
+        continue;
+      }
+      // csv-parse counts lines to the record's end; a quoted field may span lines, and people look
+      // for the line the record starts on.
+      const line = info.lines - (text.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+      const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
+      const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
+      const raw = { ...fields, id: /^[+-]?\d+$/.test(fields.id ?? '') ? BigInt(fields.id as string) : fields.id };
+      if (record.length !== columns.count) {
+        const message = `line ${line} has ${record.length} fields, the header has ${columns.count}`;
+        yield { at: { line }, raw, error: new PlantsError('invalid_plant', message, { issues: [{ path: 'row', message }] }) };
+        continue;
+      }
+      yield validated({ line }, raw, () => parseNewPlantText(fields));
+    }
+  } catch (error) {
+    if (isPlantsError(error)) throw error;
+    throw unreadable(`not readable as CSV: ${(error as Error).message}`);
+  }
+  if (columns === undefined) throw unreadable('the CSV input is empty: expected a header row id,name,tag');
+}
+
+function header(record: string[]): { id: number; name: number; tag: number | undefined; count: number } {
+  const names = record.map((name) => name.trim().toLowerCase());
+  const id = names.indexOf('id');
+  const name = names.indexOf('name');
+  if (id === -1 || name === -1) {
+    throw unreadable(`the first CSV line must be a header naming the columns id, name and optionally tag; got ${printable(record.join(','), 80)}`);
+  }
+  const tag = names.indexOf('tag');
+  return { id, name, tag: tag === -1 ? undefined : tag, count: record.length };
+}
+
+async function* jsonArrayRows(input: Readable): AsyncIterable<Row> {
+  let document: unknown;
+  try {
+    document = parseJson((await text(input)).replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw unreadable(`not valid JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(document)) throw unreadable('a JSON input must be an array of plants: use NDJSON for one plant per line');
+  for (const [index, value] of document.entries()) {
+    yield validated({ index }, value, () => parseNewPlant(value));
+  }
+}

@@ -1,0 +1,73 @@
+import type { IncomingMessage } from 'node:http';
+import { parseJson } from '../core/json.js';
+import { printable } from '../core/printable.js';
+import { reject } from './failures.js';
+
+/** `application/json`, with or without parameters (`; charset=utf-8`), in any case. */
+export function isJsonContentType(header: string | undefined): boolean {
+  const mediaType = (header ?? '').split(';', 1)[0]?.trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+/** How reading a body ended: all of it, or over the limit (the rest was left unread). */
+export type BodyRead = { complete: true; bytes: Buffer } | { complete: false };
+
+/**
+ * Reads the request body, keeping at most `maxBytes` of it. Over the limit it stops at once (a
+ * declared Content-Length over the limit is refused before a byte is read) and the caller must close
+ * the connection, since the rest of the body is still on its way. With `keep: false` the bytes are
+ * discarded as they come: used to skip the body of a request refused on its headers alone.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, keep = true): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBytes) return Promise.resolve({ complete: false });
+  if (req.readableEnded) return Promise.resolve({ complete: true, bytes: Buffer.alloc(0) });
+  return new Promise((resolve, rejectRead) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyRead | Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (result instanceof Error) rejectRead(result);
+      else resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.pause();
+        finish({ complete: false });
+      } else if (keep) chunks.push(chunk);
+    };
+    const onEnd = () => finish({ complete: true, bytes: Buffer.concat(chunks) });
+    const onError = (error: Error) => finish(error);
+    // The client went away mid-body: nobody is left to answer.
+    const onClose = () => finish(new ClientGone());
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+/** The client closed the connection before its request was whole. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection before the request was complete');
+    this.name = 'ClientGone';
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as parsed JSON, numbers kept exact; 400 malformed_json for bad UTF-8 or bad JSON. */
+export function decodeJsonBody(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw reject(400, 'malformed_json', 'the request body is not valid UTF-8');
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
+    const reason = error instanceof SyntaxError ? printable(error.message) : error instanceof RangeError ? 'nested too deeply' : 'unreadable';
+    throw reject(400, 'malformed_json', `the request body is not valid JSON: ${reason}`);
+  }
+}

@@ -1,0 +1,38 @@
+import type { ServerResponse } from 'node:http';
+import { stringifyJson } from '../core/json.js';
+import { errorBody, type Failure } from './failures.js';
+
+/** Headers every answer carries: JSON that no cache keeps and no browser sniffs as something else. */
+const COMMON_HEADERS = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+export interface AnswerOptions {
+  /** Close the connection after this answer (e.g. the rest of an oversized body is still coming). */
+  close?: boolean;
+}
+
+/** Writes one complete JSON answer. Does nothing when the connection is gone or an answer was sent. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+  options: AnswerOptions = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = stringifyJson(body);
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    ...headers,
+    'content-length': String(Buffer.byteLength(text)),
+    ...(options.close ? { connection: 'close' } : {}),
+  });
+  res.end(text);
+}
+
+export function sendFailure(res: ServerResponse, answer: Failure, options: AnswerOptions = {}): void {
+  sendJson(res, answer.status, errorBody(answer), answer.headers, options);
+}

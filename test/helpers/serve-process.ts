@@ -1,0 +1,40 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { isolatedEnv, startPlants } from './cli-process.js';
+
+export interface RunningServer {
+  url: string;
+  token: string;
+  store: string;
+  child: ChildProcess;
+  /** What the server wrote on stderr so far. */
+  log(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The real `plants serve` on 127.0.0.1, port 0, with its store in `home`. */
+export async function startServer(home: string, extraArgs: string[] = []): Promise<RunningServer> {
+  const token = 'server-test-token-1234567890';
+  const store = join(home, 'served.json');
+  const child = startPlants(['serve', '--port', '0', '--token', token, '--store', store, '--quiet', ...extraArgs], isolatedEnv(home));
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const lines = createInterface({ input: child.stdout! });
+  const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+  if (url === undefined) throw new Error(`plants serve did not start: ${log}`);
+  return {
+    url,
+    token,
+    store,
+    child,
+    log: () => log,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    },
+  };
+}

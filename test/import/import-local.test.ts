@@ -1,0 +1,155 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeStore } from '../../src/store/store-file.js';
+import { testContext, type TestContext } from '../helpers/test-context.js';
+
+async function stored(t: TestContext) {
+  return decodeStore(await readFile(t.storePath, 'utf8'), t.storePath);
+}
+
+async function file(t: TestContext, name: string, content: string): Promise<string> {
+  const path = join(t.dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+const MAX = '9223372036854775807';
+const MIN = '-9223372036854775808';
+
+describe('plants import --local', () => {
+  it.each([
+    ['plants.ndjson', `{"id":${MAX},"name":"Max","tag":"herb"}\n{"id":${MIN},"name":"Min"}\n`],
+    ['plants.jsonl', `{"id":${MAX},"name":"Max","tag":"herb"}\r\n\r\n{"id":${MIN},"name":"Min"}`],
+    ['plants.csv', `id,name,tag\n${MAX},Max,herb\n${MIN},Min,\n`],
+    ['plants.CSV', `\uFEFFName,ID,Tag\r\nMax,${MAX},herb\r\nMin,${MIN},\r\n`],
+    ['plants.json', `[{"id":${MAX},"name":"Max","tag":"herb"},{"id":${MIN},"name":"Min"}]`],
+  ])('reads %s, int64 bounds exact', async (name, content) => {
+    const t = await testContext();
+    expect(await t.run('import', await file(t, name, content), '--local')).toBe(0);
+    const plants = await stored(t);
+    expect([...plants.values()]).toEqual([
+      { id: 9223372036854775807n, name: 'Max', tag: 'herb' },
+      { id: -9223372036854775808n, name: 'Min' },
+    ]);
+    expect(t.stderr()).toMatch(/^Imported 2 rows into .* \(\d+ rows\/s\): 2 created, 0 skipped, 0 failed\n$/);
+  });
+
+  it('reads standard input with --format', async () => {
+    const t = await testContext({ stdin: `id,name\n1,Fern\n2,Oak\n` });
+    expect(await t.run('import', '-', '--format', 'csv', '--local', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout()).counts).toMatchObject({ read: 2, created: 2 });
+    expect((await stored(t)).size).toBe(2);
+  });
+
+  const MIXED = [
+    '{"id":1,"name":"Fern","tag":"herb"}', // line 1: created
+    '{"id":2,"name":""}', // line 2: invalid
+    '', // line 3: blank, ignored
+    '{"id":1,"name":"Fern again"}', // line 4: duplicate of line 1
+    'not json at all', // line 5: malformed
+    '{"id":9223372036854775808,"name":"Too big"}', // line 6: out of range
+    '{"id":3,"name":"Oak","colour":"green"}', // line 7: created, extra field dropped
+    '{"id":4}', // line 8: invalid
+  ].join('\n');
+
+  it('goes on past bad rows and reports each with its line, id and problem (exit 1)', async () => {
+    const t = await testContext();
+    const input = await file(t, 'mixed.ndjson', MIXED);
+    const rejects = join(t.dir, 'rejects.ndjson');
+    const report = join(t.dir, 'report.json');
+    expect(await t.run('import', input, '--local', '--rejects', rejects, '--report', report)).toBe(1);
+    expect([...(await stored(t)).values()]).toEqual([
+      { id: 1n, name: 'Fern', tag: 'herb' },
+      { id: 3n, name: 'Oak' },
+    ]);
+    expect(t.stderr()).toContain(': 2 created, 0 skipped, 5 failed\n');
+    expect(t.stderr()).toContain('  line 2 (id 2): name must not be empty\n');
+    expect(t.stderr()).toContain('  line 4 (id 1): a plant with id 1 already exists\n');
+    expect(t.stderr()).toContain('  line 5: line 5 is not JSON');
+    expect(t.stderr()).toContain('  line 6: id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
+    expect(t.stderr()).toContain('  line 8 (id 4): name is required\n');
+    expect(await readFile(rejects, 'utf8')).toBe(
+      '{"id":2,"name":""}\n' + 'not json at all\n' + '{"id":9223372036854775808,"name":"Too big"}\n' + '{"id":4}\n' + '{"id":1,"name":"Fern again"}\n',
+    );
+    const summary = JSON.parse(await readFile(report, 'utf8'));
+    expect(summary.counts).toEqual({ read: 7, created: 2, skipped: 0, valid: 0, failed: 5, unknown: 0, notSent: 0 });
+    expect(summary.failures.map((f: { line: number; code: string; error: number }) => [f.line, f.code, f.error])).toEqual([
+      [2, 'invalid_plant', 1001],
+      [5, 'malformed_json', 1003],
+      [6, 'invalid_plant', 1001],
+      [8, 'invalid_plant', 1001],
+      [4, 'duplicate_id', 1002],
+    ]);
+  });
+
+  it('writes rejects that plants import retries exactly', async () => {
+    const t = await testContext();
+    const rejects = join(t.dir, 'rejects.ndjson');
+    await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects);
+    const again = join(t.dir, 'again.ndjson');
+    expect(await t.run('import', rejects, '--local', '--json', '--rejects', again)).toBe(1);
+    const summary = JSON.parse(t.stdout());
+    expect(summary.counts).toMatchObject({ read: 5, created: 0, failed: 5 });
+    const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').sort();
+    expect(await lines(again)).toEqual(await lines(rejects));
+  });
+
+  it('counts a duplicate as already there with --on-conflict skip (exit 0)', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.csv', 'id,name\n1,Fern\n2,Oak\n');
+    expect(await t.run('import', input, '--local')).toBe(0);
+    expect(await t.run('import', input, '--local', '--on-conflict', 'skip', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout()).counts).toMatchObject({ created: 0, skipped: 2, failed: 0 });
+    expect(await t.run('import', input, '--local')).toBe(1);
+  });
+
+  it('validates every row and writes nothing with --dry-run', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.csv', 'id,name,tag\n1,Fern,\nx,Oak,\n3,Ivy,vine\n');
+    expect(await t.run('import', input, '--local', '--dry-run', '--json')).toBe(1);
+    expect(JSON.parse(t.stdout()).counts).toMatchObject({ read: 3, valid: 2, failed: 1, created: 0 });
+    await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('stops at the first failure with --fail-fast, counting the rest as not sent', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.ndjson', '{"id":1,"name":"a"}\n{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n');
+    const rejects = join(t.dir, 'rejects.ndjson');
+    expect(await t.run('import', input, '--local', '--fail-fast', '--json', '--rejects', rejects)).toBe(1);
+    expect(JSON.parse(t.stdout()).counts).toMatchObject({ read: 4, created: 1, failed: 1, notSent: 2 });
+    expect(await readFile(rejects, 'utf8')).toBe('{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n');
+  });
+
+  it('gives CSV rows the line they start on, and a wrong field count per row', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.csv', 'id,name,tag\n1,"Two\nlines",x\n2,Oak\n3,Ivy,vine,extra\n4,Fern,\n');
+    expect(await t.run('import', input, '--local', '--json')).toBe(1);
+    const { counts, failures } = JSON.parse(t.stdout());
+    expect(counts).toMatchObject({ created: 1, failed: 3 });
+    expect(failures.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
+      [2, 'invalid plant: name must not contain control characters'],
+      [4, 'line 4 has 2 fields, the header has 3'],
+      [5, 'line 5 has 4 fields, the header has 3'],
+    ]);
+  });
+
+  it.each([
+    [['nowhere.csv'], 'no such file: '],
+    [['p.txt'], 'cannot tell the format of '],
+    [['p.txt', '--format', 'csv'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
+    [['empty.csv'], 'the CSV input is empty: expected a header row id,name,tag'],
+    [['obj.json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
+    [['bad.json'], 'not valid JSON'],
+    [['p.txt', '--format', 'xml'], '--format must be one of ndjson, csv, json, got "xml"'],
+  ])('refuses an unreadable input %j (exit 2)', async (args, message) => {
+    const t = await testContext();
+    await file(t, 'p.txt', 'hello\n1,2\n');
+    await file(t, 'empty.csv', '');
+    await file(t, 'obj.json', '{"id":1,"name":"a"}');
+    await file(t, 'bad.json', '[{"id":1,');
+    const [name, ...rest] = args as [string, ...string[]];
+    expect(await t.run('import', join(t.dir, name), ...rest, '--local')).toBe(2);
+    expect(t.stderr()).toContain(`error: ${message}`);
+  });
+});

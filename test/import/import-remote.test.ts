@@ -1,0 +1,125 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/core/json.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { tempDir } from '../helpers/temp.js';
+import { testContext } from '../helpers/test-context.js';
+
+let server: RunningServer | undefined;
+let fake: FakeService | undefined;
+afterEach(async () => {
+  await server?.stop('SIGKILL');
+  await fake?.close();
+  server = undefined;
+  fake = undefined;
+});
+
+function ndjson(count: number, first = 1): string {
+  return Array.from({ length: count }, (_, i) => `{"id":${first + i},"name":"plant ${first + i}","tag":"bulk"}`).join('\n') + '\n';
+}
+
+/** The ids in a store, journal included (as after a server was killed). */
+async function storedIds(path: string): Promise<Set<bigint>> {
+  return new Set((await new FileStore(path).read()).keys());
+}
+
+describe('plants import (remote)', () => {
+  it('stores all 20,000 rows in a real plants serve', async () => {
+    const home = await tempDir();
+    server = await startServer(home);
+    const input = join(home, 'big.ndjson');
+    await writeFile(input, ndjson(20_000));
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const result = await runPlants(['import', input, '--json'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).counts).toEqual({ read: 20_000, created: 20_000, skipped: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 });
+    expect((await storedIds(server.store)).size).toBe(20_000);
+  });
+
+  it('keeps int64 bounds exact on the wire, and skips duplicates with --on-conflict skip', async () => {
+    const home = await tempDir();
+    server = await startServer(home);
+    const input = join(home, 'p.csv');
+    await writeFile(input, 'id,name,tag\n9223372036854775807,Max,\n-9223372036854775808,Min,x\n9223372036854775807,Again,\n');
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const first = await runPlants(['import', input, '--json'], env);
+    expect(first.code).toBe(1);
+    const summary = parseJson(first.stdout) as { failures: { id: { value: string }; error: { value: string } }[] };
+    expect(summary.failures.map((f) => [f.id.value, f.error.value])).toEqual([['9223372036854775807', '1002']]);
+    expect(await storedIds(server.store)).toEqual(new Set([9223372036854775807n, -9223372036854775808n]));
+    const again = await runPlants(['import', input, '--on-conflict', 'skip', '--json'], env);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).counts).toMatchObject({ created: 0, skipped: 3 });
+  });
+
+  it('waits out 503 with Retry-After, then stores every row once', async () => {
+    fake = await fakeService();
+    const answered = new Map<string, number>();
+    let refusals = 0;
+    fake.answer((request) => {
+      if (refusals < 20) {
+        refusals += 1;
+        return { status: 503, headers: { 'retry-after': '1' }, body: '{"error":1009,"message":"busy"}' };
+      }
+      const id = /"id":(\d+)/.exec(request.body)?.[1] ?? '';
+      answered.set(id, (answered.get(id) ?? 0) + 1);
+      return { status: 200, body: '{"name":"x"}' };
+    });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    await writeFile(join(t.dir, 'p.ndjson'), ndjson(200));
+    const started = Date.now();
+    expect(await t.run('import', join(t.dir, 'p.ndjson'), '--concurrency', '8')).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(answered.size).toBe(200);
+    expect([...answered.values()].every((n) => n === 1)).toBe(true);
+    expect(t.stderr()).toContain(': 200 created, 0 skipped, 0 failed');
+  });
+
+  it('stops at once on a refused token (exit 3), sending no more', async () => {
+    fake = await fakeService();
+    fake.answer({ status: 401, body: '{"error":1006,"message":"no"}' });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'bad' } });
+    await writeFile(join(t.dir, 'p.ndjson'), ndjson(5_000));
+    expect(await t.run('import', join(t.dir, 'p.ndjson'), '--concurrency', '4', '--json')).toBe(3);
+    const summary = JSON.parse(t.stdout());
+    expect(fake.requests.length).toBeLessThanOrEqual(4);
+    expect(summary.counts).toMatchObject({ read: 5_000, created: 0, notSent: 5_000 });
+    expect(summary.stoppedBy).toMatchObject({ code: 'auth_refused' });
+  });
+
+  it('stops when the service goes away (exit 4), with an account that matches the store', async () => {
+    const home = await tempDir();
+    server = await startServer(home);
+    const input = join(home, 'big.ndjson');
+    const rejects = join(home, 'rejects.ndjson');
+    await writeFile(input, ndjson(30_000));
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const running = runPlants(['import', input, '--json', '--rejects', rejects], env);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await server.stop('SIGKILL');
+    const result = await running;
+    expect(result.code).toBe(4);
+    const summary = parseJson(result.stdout) as { counts: Record<string, { value: string }>; stoppedBy: { code: string } };
+    const count = (key: string) => Number(summary.counts[key]!.value);
+    expect(['unreachable', 'timeout']).toContain(summary.stoppedBy.code);
+    expect(count('read')).toBe(30_000);
+    expect(count('created') + count('unknown') + count('notSent') + count('failed')).toBe(30_000);
+    expect(count('created')).toBeGreaterThan(0);
+    const stored = await storedIds(server.store);
+    // Every 200 is in the store; beyond those, only rows whose answer never came may be.
+    expect(stored.size).toBeGreaterThanOrEqual(count('created'));
+    expect(stored.size).toBeLessThanOrEqual(count('created') + count('unknown'));
+    // The rejects file holds exactly the rows not known to be created: re-importing them with
+    // --on-conflict skip on a restarted server completes the import.
+    server = await startServer(home);
+    const envAgain = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const retry = await runPlants(['import', rejects, '--on-conflict', 'skip', '--format', 'ndjson'], envAgain);
+    expect(retry.code).toBe(0);
+    expect((await storedIds(server.store)).size).toBe(30_000);
+  });
+});

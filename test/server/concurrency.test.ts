@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { ERROR_NUMBERS } from '../../src/core/errors.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import type { AddOutcome, PlantStore } from '../../src/core/store.js';
+import { BatchingStore } from '../../src/server/batching-store.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { startServer, tempDirectory, type RunningServer } from './support/server.js';
+
+/** Counts the inner writes, to see that requests arriving together share one. */
+class CountingStore implements PlantStore {
+  calls = 0;
+  constructor(private readonly inner: PlantStore) {}
+  addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    this.calls += 1;
+    return this.inner.addAll(plants);
+  }
+}
+
+async function sameIdBurst(server: RunningServer, count: number): Promise<number[]> {
+  const pool = new Pool(server.url, { connections: count });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, index) => server.send({ body: `{"id": 77, "name": "racer ${index}"}`, dispatcher: pool })),
+    );
+    for (const answer of answers.filter((one) => one.status !== 200)) {
+      expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.duplicate_id });
+    }
+    return answers.map((answer) => answer.status);
+  } finally {
+    await pool.close();
+  }
+}
+
+describe('concurrent creates', () => {
+  it('200 concurrent creates of one id on the memory store: exactly one 200, the rest 400 duplicate', async () => {
+    const server = await startServer(new MemoryStore());
+    try {
+      const statuses = await sameIdBurst(server, 200);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(199);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('200 concurrent creates of one id on the batched file store: exactly one 200, one plant on disk', async () => {
+    const dir = await tempDirectory();
+    const path = join(dir.path, 'plants.json');
+    const server = await startServer(new BatchingStore(new FileStore(path)));
+    try {
+      const statuses = await sameIdBurst(server, 200);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(199);
+      expect((await new FileStore(path).read()).size).toBe(1);
+    } finally {
+      await server.stop();
+      await dir.remove();
+    }
+  });
+
+  it('2,000 distinct creates over 50 keep-alive connections all reach the file, in far fewer writes', async () => {
+    const dir = await tempDirectory();
+    const path = join(dir.path, 'plants.json');
+    const counting = new CountingStore(new FileStore(path));
+    const store = new BatchingStore(counting);
+    const server = await startServer(store);
+    const pool = new Pool(server.url, { connections: 50 });
+    try {
+      const total = 2_000;
+      const answers = await Promise.all(
+        Array.from({ length: total }, (_, index) =>
+          server.send({ body: `{"id": ${index + 1}, "name": "plant ${index + 1}", "tag": "t"}`, dispatcher: pool }),
+        ),
+      );
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(total);
+      await pool.close();
+      await server.stop();
+      await store.drain();
+      // A fresh read of the file, as a restarted server would see it.
+      const stored = await new FileStore(path).read();
+      expect(stored.size).toBe(total);
+      for (let id = 1; id <= total; id++) expect(stored.get(BigInt(id))?.name).toBe(`plant ${id}`);
+      expect(counting.calls).toBeLessThan(total / 5);
+    } finally {
+      await pool.close().catch(() => undefined);
+      await server.stop();
+      await dir.remove();
+    }
+  }, 20_000);
+});

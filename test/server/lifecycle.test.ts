@@ -1,0 +1,143 @@
+import { connect, type Socket } from 'node:net';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { ERROR_NUMBERS } from '../../src/core/errors.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import type { AddOutcome, PlantStore } from '../../src/core/store.js';
+import { createPlantServer } from '../../src/server/app.js';
+import { isStopping, listen, stopServer } from '../../src/server/lifecycle.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { expectDocumentedAnswer } from './support/openapi.js';
+import { TOKEN } from './support/server.js';
+
+/** A store whose single write waits for the test to let it through. */
+class HeldStore implements PlantStore {
+  private readonly memory = new MemoryStore();
+  release: () => void = () => undefined;
+  // Declared before `entered`, whose initializer sets it: class fields initialise in order.
+  private signalEntered: () => void = () => undefined;
+  readonly entered = new Promise<void>((resolve) => (this.signalEntered = resolve));
+
+  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    this.signalEntered();
+    await new Promise<void>((resolve) => (this.release = resolve));
+    return this.memory.addAll(plants);
+  }
+}
+
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+function readUntilClosed(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('close', () => resolve(received));
+  });
+}
+
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+describe('listen and stopServer', () => {
+  it('listens on the real port when 0 is asked, and reports a URL', async () => {
+    const server = createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] });
+    const address = await listen(server, 0, '127.0.0.1');
+    expect(address.port).toBeGreaterThan(0);
+    expect(address.url).toBe(`http://127.0.0.1:${address.port}`);
+    await expect(listen(createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] }), address.port, '127.0.0.1')).rejects.toThrow(/EADDRINUSE/);
+    await stopServer(server);
+  });
+
+  it('refuses to build a server without a token', () => {
+    expect(() => createPlantServer({ store: new MemoryStore(), tokens: [] })).toThrow(/at least one token/);
+    expect(() => createPlantServer({ store: new MemoryStore(), tokens: [''] })).toThrow(/non-empty/);
+  });
+
+  it('lets a request in flight finish, closes idle connections, and then resolves', async () => {
+    const store = new HeldStore();
+    const server = createPlantServer({ store, tokens: [TOKEN] });
+    const { url, port } = await listen(server, 0, '127.0.0.1');
+    const idle = await openSocket(port);
+    const idleClosed = readUntilClosed(idle);
+    const inFlight = request(`${url}/plants`, { method: 'POST', headers, body: '{"id": 1, "name": "Late"}' });
+    await store.entered;
+
+    let stopped = false;
+    const stopping = stopServer(server).then(() => (stopped = true));
+    expect(isStopping(server)).toBe(true);
+    expect(await idleClosed).toBe('');
+    await expect(openSocket(port)).rejects.toThrow(/ECONNREFUSED/);
+    expect(stopped).toBe(false);
+
+    store.release();
+    const response = await inFlight;
+    const answer = { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+    expectDocumentedAnswer(answer);
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('cuts connections still open after the grace period', async () => {
+    const server = createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] });
+    const { port } = await listen(server, 0, '127.0.0.1');
+    const slow = await openSocket(port);
+    const closed = readUntilClosed(slow);
+    slow.write('POST /plants HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await stopServer(server, { graceMs: 200 });
+    await closed;
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('timeouts against slow clients', () => {
+  it('answers 408 with an Error body to a client whose headers never finish', async () => {
+    const server = createPlantServer({
+      store: new MemoryStore(),
+      tokens: [TOKEN],
+      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
+    });
+    const { port } = await listen(server, 0, '127.0.0.1');
+    try {
+      const slow = await openSocket(port);
+      const received = readUntilClosed(slow);
+      slow.write('POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ');
+      const started = Date.now();
+      const answer = await received;
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain(`{"error":${ERROR_NUMBERS.request_timeout},`);
+    } finally {
+      await stopServer(server, { graceMs: 100 });
+    }
+  });
+
+  it('does not let a body that trickles in hold the server past the request timeout', async () => {
+    const server = createPlantServer({
+      store: new MemoryStore(),
+      tokens: [TOKEN],
+      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
+    });
+    const { port } = await listen(server, 0, '127.0.0.1');
+    try {
+      const slow = await openSocket(port);
+      const received = readUntilClosed(slow);
+      slow.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+      const trickle = setInterval(() => slow.write(' '), 100);
+      const started = Date.now();
+      const answer = await received;
+      clearInterval(trickle);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await stopServer(server, { graceMs: 100 });
+    }
+  });
+});

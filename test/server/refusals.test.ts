@@ -1,0 +1,118 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_NUMBERS } from '../../src/core/errors.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { OTHER_TOKEN, startServer, TOKEN, type RunningServer } from './support/server.js';
+
+const PLANT = '{"id": 1, "name": "Fern"}';
+
+/** Writes raw bytes on a fresh connection and collects everything until the server closes it. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+describe('refusals before the body: token, path, method, size', () => {
+  const store = new MemoryStore();
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(store, { limits: { maxBodyBytes: 1024 } });
+  });
+  afterAll(() => server.stop());
+
+  it.each([
+    ['no Authorization header', undefined],
+    ['a wrong token', `Bearer wrong-${TOKEN}`],
+    ['a prefix of the token', `Bearer ${TOKEN.slice(0, -1)}`],
+    ['the token with another scheme', `Basic ${TOKEN}`],
+    ['the token alone', TOKEN],
+    ['Bearer with no token', 'Bearer '],
+  ])('answers 401 with WWW-Authenticate: Bearer for %s, and creates nothing', async (_what, authorization) => {
+    const answer = await server.send({
+      anonymous: true,
+      headers: authorization === undefined ? {} : { authorization },
+      body: PLANT,
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toBe('Bearer');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.unauthorized });
+    expect(store.plants.size).toBe(0);
+  });
+
+  it('authenticates before routing: a stranger learns nothing about paths or methods', async () => {
+    expect((await server.send({ anonymous: true, path: '/nope', method: 'GET' })).status).toBe(401);
+    expect((await server.send({ anonymous: true, method: 'DELETE' })).status).toBe(401);
+  });
+
+  it('accepts every configured token, with the scheme in any case', async () => {
+    const first = await server.send({ anonymous: true, headers: { authorization: `bearer ${OTHER_TOKEN}` }, body: '{"id": 100, "name": "a"}' });
+    expect(first.status).toBe(200);
+    const second = await server.send({ anonymous: true, headers: { authorization: `BEARER ${TOKEN}` }, body: '{"id": 101, "name": "a"}' });
+    expect(second.status).toBe(200);
+  });
+
+  it.each([['/'], ['/plants/'], ['/plants/1'], ['/Plants'], ['/v1/plants']])('answers 404 for the path %s', async (path) => {
+    const answer = await server.send({ path, body: PLANT });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.not_found });
+  });
+
+  it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH'], ['OPTIONS']] as const)('answers 405 with Allow: POST for %s /plants', async (method) => {
+    const answer = await server.send({ method, ...(method === 'GET' || method === 'OPTIONS' ? {} : { body: PLANT }) });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('POST');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.method_not_allowed });
+  });
+
+  it('answers 413 for a body over the limit, whether declared or streamed, and creates nothing', async () => {
+    const big = `{"id": 200, "name": "${'a'.repeat(2000)}"}`;
+    const declared = await server.send({ body: big });
+    expect(declared.status).toBe(413);
+    expect(declared.headers.connection).toBe('close');
+    expect(JSON.parse(declared.body)).toMatchObject({ error: ERROR_NUMBERS.payload_too_large });
+    const streamed = await server.send({ body: Buffer.alloc(5_000_000, 0x20) });
+    expect(streamed.status).toBe(413);
+    expect(store.plants.has(200n)).toBe(false);
+    // The server is still there for the next request.
+    expect((await server.send({ body: '{"id": 201, "name": "a"}' })).status).toBe(200);
+  });
+
+  it('answers with an Error body on the socket for what node:http cannot parse, and for CONNECT', async () => {
+    const garbage = await rawExchange(server.port, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage).toContain(`{"error":${ERROR_NUMBERS.bad_request},`);
+    const hugeHeaders = await rawExchange(server.port, `POST /plants HTTP/1.1\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(hugeHeaders).toMatch(/^HTTP\/1\.1 431 /);
+    expect(hugeHeaders).toContain(`{"error":${ERROR_NUMBERS.headers_too_large},`);
+    const tunnel = await rawExchange(server.port, `CONNECT example.com:443 HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    expect(tunnel).toMatch(/^HTTP\/1\.1 404 /);
+    expect(tunnel).toContain(`{"error":${ERROR_NUMBERS.not_found},`);
+    // Each is in the request log, too.
+    expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual(['- - 400 0ms', '- - 431 0ms', 'CONNECT example.com:443 404 0ms']);
+  });
+
+  it('serves a request without a Host header like any other', async () => {
+    const answer = await rawExchange(
+      server.port,
+      `POST /plants HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('logs one line per request with time, method, path, status and duration, never the token or query', async () => {
+    const before = server.lines.length;
+    await server.send({ path: '/plants?secret=s3cr3t', body: '{"id": 400, "name": "a"}' });
+    await server.send({ anonymous: true, headers: { authorization: `Bearer ${TOKEN}x` } });
+    const lines = server.lines.slice(before);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z POST \/plants 200 \d+ms$/);
+    expect(lines[1]).toMatch(/ POST \/plants 401 \d+ms$/);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+    expect(lines.join('\n')).not.toContain('s3cr3t');
+  });
+});
