@@ -1,0 +1,163 @@
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Pool, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileStore } from '../../src/store/file-store.js';
+import { decodeStore } from '../../src/store/store-file.js';
+import { isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
+import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { tempDir } from '../helpers/temp.js';
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+  servers = [];
+});
+
+async function serve(home: string): Promise<RunningServer> {
+  const server = await startServer(home);
+  servers.push(server);
+  return server;
+}
+
+function post(pool: Pool, token: string, body: string) {
+  return pool.request({ method: 'POST', path: '/plants', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+}
+
+describe('plants create against a real plants serve', () => {
+  it('answers 200, each kind of 400, and 401, through the real CLI', async () => {
+    const home = await tempDir();
+    const server = await serve(home);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const max = await runPlants(['create', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json'], env);
+    expect(max).toMatchObject({ code: 0, stdout: '{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n' });
+    const min = await runPlants(['create', '--id', '-9223372036854775808', '--name', 'Min'], env);
+    expect(min).toMatchObject({ code: 0, stdout: `Created plant -9223372036854775808 "Min" in ${server.url}\n` });
+    const duplicate = await runPlants(['create', '--id', '9223372036854775807', '--name', 'Again', '--json'], env);
+    expect(duplicate.code).toBe(1);
+    expect(JSON.parse(duplicate.stdout)).toEqual({
+      error: 1002,
+      code: 'refused',
+      message: 'the service refused the plant: a plant with id 9223372036854775807 already exists (error 1002)',
+    });
+    const wrongToken = await runPlants(['create', '--id', '5', '--name', 'x'], { ...env, PLANTS_TOKEN: 'not-the-token' });
+    expect(wrongToken.code).toBe(3);
+    expect(wrongToken.stderr).toContain('the service refused the token (HTTP 401)');
+    // Bodies the CLI would never send (it validates first) still get the contract's 400 Error.
+    const pool = new Pool(server.url);
+    try {
+      for (const [body, error] of [
+        ['{"id": 1.5, "name": "x"}', 1001],
+        ['{"id": 9223372036854775808, "name": "x"}', 1001],
+        ['{"id": 1, "name": "x"', 1003],
+      ] as const) {
+        const answer = await post(pool, server.token, body);
+        expect(answer.statusCode).toBe(400);
+        expect(await answer.body.json()).toMatchObject({ error });
+      }
+      const wrongType = await pool.request({ method: 'POST', path: '/plants', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' }, body: '{}' });
+      expect(wrongType.statusCode).toBe(400);
+      expect(await wrongType.body.json()).toMatchObject({ error: 1004 });
+    } finally {
+      await pool.close();
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const stored = await readFile(server.store, 'utf8');
+    expect(stored).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
+    expect(stored).toContain('{"id":-9223372036854775808,"name":"Min"}');
+    expect(decodeStore(stored, server.store).size).toBe(2);
+  });
+
+  it('prints its address, and a generated token with the login line when none is configured', async () => {
+    const home = await tempDir();
+    const child = startPlants(['serve', '--port', '0', '--store', join(home, 's.json')], isolatedEnv(home));
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [firstLine] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+    expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+    const url = firstLine.trim();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const token = /plants login --base-url (\S+) --token (\S+)/.exec(stderr);
+    expect(token?.[1]).toBe(url);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: url });
+    expect((await runPlants(['login', '--with-token'], env, `${token?.[2]}\n`)).code).toBe(0);
+    expect((await runPlants(['create', '--id', '1', '--name', 'Fern'], env)).code).toBe(0);
+    expect(stderr.match(new RegExp(token![2]!, 'g'))).toHaveLength(1);
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(0);
+  });
+
+  it('accepts the tokens of PLANTS_SERVER_TOKENS', async () => {
+    const home = await tempDir();
+    const child = startPlants(['serve', '--port', '0', '--store', join(home, 's.json'), '--quiet'], isolatedEnv(home, { PLANTS_SERVER_TOKENS: 'first-token, second-token' }));
+    const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+    const url = line.trim();
+    for (const [token, code] of [['first-token', 0], ['second-token', 0], ['third-token', 3]] as const) {
+      const result = await runPlants(['create', '--id', String(code + token.length), '--name', 'x'], isolatedEnv(home, { PLANTS_BASE_URL: url, PLANTS_TOKEN: token }));
+      expect(result.code).toBe(code);
+    }
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+
+  it('shares its store with plants create --local: each sees what the other added', async () => {
+    const home = await tempDir();
+    const server = await serve(home);
+    const remote = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const local = isolatedEnv(home, { PLANTS_STORE: server.store });
+    expect((await runPlants(['create', '--id', '1', '--name', 'remote'], remote)).code).toBe(0);
+    expect((await runPlants(['create', '--local', '--id', '1', '--name', 'local'], local)).code).toBe(1);
+    expect((await runPlants(['create', '--local', '--id', '2', '--name', 'local'], local)).code).toBe(0);
+    expect((await runPlants(['create', '--id', '2', '--name', 'remote'], remote)).code).toBe(1);
+    expect((await runPlants(['create', '--id', '3', '--name', 'remote'], remote)).code).toBe(0);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect([...decodeStore(await readFile(server.store, 'utf8'), server.store).values()].map((p) => p.name)).toEqual(['remote', 'local', 'remote']);
+  });
+
+  it('keeps all of 2,000 creates from 50 connections across a restart', async () => {
+    const home = await tempDir();
+    let server = await serve(home);
+    const pool = new Pool(server.url, { connections: 50 });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 2000 }, async (_, i) => (await post(pool, server.token, `{"id":${i},"name":"p${i}"}`)).statusCode),
+      );
+      expect(answers.every((status) => status === 200)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+    server = await serve(home);
+    expect((await new FileStore(server.store).read()).size).toBe(2000);
+    const again = await request(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{"id":1999,"name":"x"}' });
+    expect(again.statusCode).toBe(400);
+    expect(await again.body.json()).toMatchObject({ error: 1002 });
+  });
+
+  it('holds every plant that got a 200 after a SIGKILL in the middle of a burst', async () => {
+    const home = await tempDir();
+    let server = await serve(home);
+    const pool = new Pool(server.url, { connections: 50 });
+    const acknowledged: number[] = [];
+    const burst = Array.from({ length: 20_000 }, async (_, i) => {
+      try {
+        const answer = await post(pool, server.token, `{"id":${i},"name":"p${i}"}`);
+        await answer.body.dump();
+        if (answer.statusCode === 200) acknowledged.push(i);
+      } catch {
+        // The server died under this request: no 200, no promise made.
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await server.stop('SIGKILL');
+    await Promise.all(burst);
+    await pool.destroy();
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(acknowledged.length).toBeLessThan(20_000);
+    server = await serve(home); // reads the store and its journal, or fails to start
+    const stored = await new FileStore(server.store).read();
+    expect(acknowledged.filter((id) => !stored.has(BigInt(id)))).toEqual([]);
+  });
+});
