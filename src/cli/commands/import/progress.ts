@@ -24,7 +24,7 @@ export async function startProgress(io: IOStreams, tally: ImportTally, totalByte
   const started = Date.now();
   const payload = () => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-    const rows = counts.created + counts.skipped + counts.valid + counts.failed + counts.unknown + counts.notSent;
+    const rows = counts.read;
     return { rows: rows.toLocaleString('en-US'), rate: Math.round(rows / seconds).toLocaleString('en-US'), failed: (counts.failed + counts.unknown).toLocaleString('en-US') };
   };
   bar.start(knownSize ? totalBytes : 1, 0, payload());
