@@ -93,9 +93,10 @@ export class ImportTally {
   }
 
   private reject(row: Row, error: PlantsError, listed = true): void {
+    const id = row.error === undefined ? row.plant.id : row.id;
     const failure: RowFailure = {
       ...row.at,
-      ...(row.id === undefined ? {} : { id: row.id }),
+      ...(id === undefined ? {} : { id }),
       code: error.code,
       error: error.error,
       message: error.message,

@@ -26,7 +26,7 @@ export async function importThroughService(rows: AsyncIterable<Row>, client: Pla
 async function importRow(row: Row, client: PlantsClient, tally: ImportTally, settings: ImportSettings): Promise<void> {
   if (!admit(row, tally, settings)) return;
   try {
-    await client.createPlant(row.plant!);
+    await client.createPlant(row.plant);
     tally.created();
   } catch (error) {
     if (!isPlantsError(error)) throw error;

@@ -4,22 +4,33 @@ import { text } from 'node:stream/consumers';
 import { parse as parseCsv } from 'csv-parse';
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { canonicalPlant } from '../core/plant-line.js';
 import { printable } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
 import { parseNewPlant, parseNewPlantText, readableId } from '../core/validate.js';
 import type { Format } from './formats.js';
 
 
-/** One row of an import: where it is, what it said, and the plant it makes or why it makes none. */
-export interface Row {
-  /** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
-  at: { line: number } | { index: number };
-  /** The row as read, re-importable as one NDJSON line (for --rejects). */
+/** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
+export type RowPlace = { line: number } | { index: number };
+
+/** One row of an import: where it is, and the plant it makes or why it makes none. */
+export type Row = ValidRow | InvalidRow;
+
+export interface ValidRow {
+  at: RowPlace;
+  plant: NewPlant;
+  error?: undefined;
+}
+
+export interface InvalidRow {
+  at: RowPlace;
+  error: PlantsError;
+  /** The row as read, re-importable as one NDJSON line (for --rejects). Valid rows keep only their plant. */
   raw: unknown;
-  plant?: NewPlant;
-  error?: PlantsError;
-  /** The id, when it is readable: the plant's, or an invalid row's own valid id. */
+  /** The id, when the row's id itself is a valid int64. */
   id?: bigint;
+  plant?: undefined;
 }
 
 /** The rows of an input, streamed (JSON arrays excepted: they are read whole). */
@@ -39,10 +50,9 @@ function unreadable(message: string): PlantsError {
 }
 
 /** A row's plant, or the validation error, with the row's id kept when it is readable. */
-function validated(at: Row['at'], raw: unknown, parse: () => NewPlant): Row {
+function validated(at: RowPlace, raw: unknown, parse: () => NewPlant): Row {
   try {
-    const plant = parse();
-    return { at, raw, plant, id: plant.id };
+    return { at, plant: parse() };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
     const id = readableId(raw);
@@ -56,6 +66,11 @@ async function* ndjsonRows(input: Readable): AsyncIterable<Row> {
     line += 1;
     const source = line === 1 ? textLine.replace(/^\uFEFF/, '') : textLine;
     if (source.trim() === '') continue;
+    const fast = canonicalPlant(source);
+    if (fast !== undefined) {
+      yield { at: { line }, plant: fast };
+      continue;
+    }
     let value: unknown;
     try {
       value = parseJson(source);

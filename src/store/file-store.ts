@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
 import type { AddOutcome, PlantStore } from '../core/store.js';
-import { appendJournal, readJournal, removeJournal } from './journal.js';
-import { addTo } from './memory-store.js';
+import { appendJournal, journalBytes, readJournal, removeJournal } from './journal.js';
+import { encodePlant, plantOfLine } from './plant-lines.js';
 import { storeIoError } from './store-errors.js';
-import { decodeStore, encodeStore } from './store-file.js';
+import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
 import { lockStore, storeLockedError } from './store-lock.js';
 import { syncDirectory } from './sync.js';
 
@@ -14,20 +14,30 @@ export interface FileStoreOptions {
   lockWaitMs?: number;
   /**
    * Append new plants to `<store>.journal` instead of rewriting the store file (a server's many
-   * small batches). Without it, every write leaves the whole store in the store file.
+   * small batches, an import's many large ones). Without it, every write leaves the whole store
+   * in the store file.
    */
   journal?: boolean;
 }
 
-/** A journal is folded into the store file once it holds this many plants, and the store at least as many. */
+/** A journal is folded into the store file once it holds this many plants, and at least half the store. */
 const COMPACT_AT = 10_000;
 
+/**
+ * What a FileStore keeps between writes: the ids only (a million plants cost ~60 MB, not ~250),
+ * since the plants themselves are on disk and only a rewrite needs them.
+ */
 interface State {
   /** Identifies the files' version on disk: every write renames a new inode or grows the journal. */
   stamp: string;
-  plants: Map<bigint, NewPlant>;
+  ids: Set<bigint>;
   journalPlants: number;
   journalBytes: number;
+  /**
+   * The store file is in our layout, and the journal repeats none of its plants: folding is then
+   * a matter of bytes (appendToStoreFile). Otherwise it goes plant by plant.
+   */
+  foldsAsText: boolean;
 }
 
 /**
@@ -49,15 +59,20 @@ export class FileStore implements PlantStore {
 
   async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     return this.locked(async (state) => {
-      const outcomes = addTo(state.plants, plants);
-      const added = plants.filter((_, i) => outcomes[i] === 'added');
+      const added: string[] = [];
+      const outcomes = plants.map((plant): AddOutcome => {
+        if (state.ids.has(plant.id)) return 'duplicate';
+        state.ids.add(plant.id);
+        added.push(encodePlant(plant));
+        return 'added';
+      });
       if (added.length === 0) return outcomes;
       const journalPlants = state.journalPlants + added.length;
-      if (this.options.journal === true && (journalPlants < COMPACT_AT || journalPlants < state.plants.size / 2)) {
+      if (this.options.journal === true && (journalPlants < COMPACT_AT || journalPlants < state.ids.size / 2)) {
         state.journalBytes = await appendJournal(this.journalPath, added, state.journalBytes);
         state.journalPlants = journalPlants;
       } else {
-        await this.rewrite(state);
+        await this.rewrite(state, added);
       }
       return outcomes;
     });
@@ -66,13 +81,20 @@ export class FileStore implements PlantStore {
   /** Folds the journal into the store file, so that the store file alone holds every plant. */
   async compact(): Promise<void> {
     await this.locked(async (state) => {
-      if (state.journalPlants > 0 || state.journalBytes > 0) await this.rewrite(state);
+      if (state.journalBytes > 0) await this.rewrite(state, []);
     });
   }
 
   /** Every plant on disk now (store file and journal), read without the lock. */
   async read(): Promise<Map<bigint, NewPlant>> {
-    return (await this.load()).plants;
+    const plants = new Map<bigint, NewPlant>();
+    for (const [id, line] of await this.lines()) plants.set(id, plantOfLine(line));
+    return plants;
+  }
+
+  /** Reads and checks the store now (throws `store_corrupt` for one that is not ours), and keeps it for the next write. */
+  async open(): Promise<void> {
+    this.cache = await this.load();
   }
 
   /**
@@ -85,8 +107,7 @@ export class FileStore implements PlantStore {
     try {
       const stamp = await this.stamp();
       const state = this.cache?.stamp === stamp ? this.cache : await this.load();
-      // `work` changes the state in place (no copy: a store can hold millions of plants), so
-      // until it has written, the cache is not what is on disk.
+      // `work` changes the state in place, so until it has written, the cache is not what is on disk.
       this.cache = undefined;
       // A lock we lost (this process stalled past its staleness) may be another writer's now.
       if (lock.lost) throw storeLockedError(this.path, lock.lost);
@@ -100,31 +121,70 @@ export class FileStore implements PlantStore {
 
   private async load(): Promise<State> {
     const stamp = await this.stamp();
-    let text: string | undefined;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(this.path, 'read', error);
-    }
-    const plants = text === undefined ? new Map<bigint, NewPlant>() : decodeStore(text, this.path);
+    const stored = await this.storeFileLines();
     const journal = await readJournal(this.journalPath);
-    // Ids the store file holds already were folded into it by a compaction the journal outlived.
-    addTo(plants, journal.plants);
-    return { stamp, plants, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes };
+    const ids = new Set(stored.plants.keys());
+    let journalRepeats = false;
+    for (const { id } of journal.plants) {
+      if (ids.has(id)) journalRepeats = true;
+      else ids.add(id);
+    }
+    return { stamp, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats };
   }
 
-  /** Replaces the store file with every plant, durably, then drops the journal. */
-  private async rewrite(state: State): Promise<void> {
-    await this.write(state.plants);
+  /** Every plant as its line, by id: the store file's, then the journal's it does not repeat. */
+  private async lines(): Promise<Map<bigint, string>> {
+    const lines = (await this.storeFileLines()).plants;
+    for (const { id, line } of (await readJournal(this.journalPath)).plants) {
+      // An id the store file holds already was folded into it by a compaction the journal outlived.
+      if (!lines.has(id)) lines.set(id, line);
+    }
+    return lines;
+  }
+
+  private async storeFileLines(): Promise<{ plants: Map<bigint, string>; ourLayout: boolean }> {
+    const text = await this.storeFileText();
+    return text === undefined ? { plants: new Map(), ourLayout: true } : decodeStoreLines(text, this.path);
+  }
+
+  private async storeFileText(): Promise<string | undefined> {
+    return (await this.storeFileBytes())?.toString('utf8');
+  }
+
+  private async storeFileBytes(): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw storeIoError(this.path, 'read', error);
+    }
+  }
+
+  /**
+   * Replaces the store file with every plant on disk plus `added`, durably, then drops the journal.
+   * The files are as `state` found them (the lock is held), so in the usual case the new store is
+   * the old text with the journal's lines and the new ones appended: no plant is parsed again.
+   */
+  private async rewrite(state: State, added: readonly string[]): Promise<void> {
+    let file: Buffer | string;
+    if (state.foldsAsText) {
+      const journal = await journalBytes(this.journalPath, state.journalBytes);
+      const lines = added.length === 0 ? journal : Buffer.concat([journal, Buffer.from(`${added.join('\n')}\n`)]);
+      file = appendToStoreFile(await this.storeFileBytes(), lines);
+    } else {
+      file = encodeStoreLines([...(await this.lines()).values(), ...added]);
+    }
+    await this.write(file);
     if (state.journalBytes > 0) await removeJournal(this.journalPath);
     state.journalPlants = 0;
     state.journalBytes = 0;
+    state.foldsAsText = true;
   }
 
   /** Replaces the store file durably (protected: tests make it fail). */
-  protected async write(plants: Map<bigint, NewPlant>): Promise<void> {
+  protected async write(file: Buffer | string): Promise<void> {
     try {
-      await writeFileAtomic(this.path, encodeStore(plants.values()), { fsync: true });
+      await writeFileAtomic(this.path, file, { fsync: true });
       // The rename is only durable once the directory entry is on disk too.
       await syncDirectory(this.path);
     } catch (error) {

@@ -1,8 +1,6 @@
 import { open, readFile, unlink } from 'node:fs/promises';
-import { parseJson } from '../core/json.js';
-import type { NewPlant } from '../core/schemas.js';
-import { storeCorruptError, storeIoError } from './store-errors.js';
-import { encodePlant, storedPlant } from './store-file.js';
+import { decodePlantLine, type PlantLine } from './plant-lines.js';
+import { storeIoError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
 
 /**
@@ -14,7 +12,7 @@ import { syncDirectory } from './sync.js';
  * is removed; lines for ids the store file already holds (a crash between the two) are skipped.
  */
 export interface JournalState {
-  plants: NewPlant[];
+  plants: PlantLine[];
   /** Bytes up to the end of the last whole line: a torn tail beyond it is cut before appending. */
   wholeBytes: number;
 }
@@ -28,24 +26,15 @@ export async function readJournal(path: string): Promise<JournalState> {
     throw storeIoError(path, 'read', error);
   }
   const end = text.lastIndexOf('\n') + 1;
-  const plants: NewPlant[] = [];
   const lines = text.slice(0, end).split('\n');
   lines.pop();
-  lines.forEach((line, index) => {
-    let entry: unknown;
-    try {
-      entry = parseJson(line);
-    } catch {
-      throw storeCorruptError(path, `line ${index + 1} is not JSON`);
-    }
-    plants.push(storedPlant(entry, path, `line ${index + 1}`));
-  });
+  const plants = lines.map((line, index) => decodePlantLine(line, path, `line ${index + 1}`));
   return { plants, wholeBytes: Buffer.byteLength(text.slice(0, end)) };
 }
 
 /** Appends the plants durably: written, fsynced (and the file's directory entry too, when new). */
-export async function appendJournal(path: string, plants: readonly NewPlant[], wholeBytes: number): Promise<number> {
-  const data = Buffer.from(plants.map((plant) => `${encodePlant(plant)}\n`).join(''));
+export async function appendJournal(path: string, lines: readonly string[], wholeBytes: number): Promise<number> {
+  const data = Buffer.from(`${lines.join('\n')}\n`);
   try {
     const handle = await open(path, 'a');
     try {
@@ -60,6 +49,16 @@ export async function appendJournal(path: string, plants: readonly NewPlant[], w
     return wholeBytes + data.length;
   } catch (error) {
     throw storeIoError(path, 'append to', error);
+  }
+}
+
+/** The whole lines of the journal as bytes, unchecked: for folding a journal already read and checked. */
+export async function journalBytes(path: string, wholeBytes: number): Promise<Buffer> {
+  if (wholeBytes === 0) return Buffer.alloc(0);
+  try {
+    return (await readFile(path)).subarray(0, wholeBytes);
+  } catch (error) {
+    throw storeIoError(path, 'read', error);
   }
 }
 

@@ -2,7 +2,6 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
-import type { NewPlant } from '../../src/core/schemas.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { decodeStore, encodeStore } from '../../src/store/store-file.js';
 import { tempDir } from '../helpers/temp.js';
@@ -58,12 +57,12 @@ describe('the JSON file store', () => {
     const path = join(await tempDir(), 'plants.json');
     class FailingOnce extends FileStore {
       failNext = false;
-      protected override async write(plants: Map<bigint, NewPlant>): Promise<void> {
+      protected override async write(file: Buffer | string): Promise<void> {
         if (this.failNext) {
           this.failNext = false;
           throw new Error('disk full');
         }
-        await super.write(plants);
+        await super.write(file);
       }
     }
     const store = new FailingOnce(path);
@@ -161,6 +160,19 @@ describe('the file store with a journal (plants serve)', () => {
     expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
   });
 
+  it('folds a journal that repeats the store file, or beside a store laid out by hand, plant by plant', async () => {
+    const path = await tmpStore();
+    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }]));
+    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
+    await new FileStore(path, { journal: true }).compact();
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    await writeFile(path, '{"plantStore":1,"plants":[{"name":"a","id":1}]}');
+    await writeFile(`${path}.journal`, '{"id":3,"name":"c"}\n');
+    await new FileStore(path, { journal: true }).compact();
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('refuses a journal with a whole line that is not a plant', async () => {
     const path = await tmpStore();
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":"2","name":"b"}\n');
@@ -178,5 +190,39 @@ describe('the file store with a journal (plants serve)', () => {
     }
     expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(10_000);
     expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1000);
+  });
+});
+
+describe('reading a store file edited by hand', () => {
+  it('reads any JSON layout of the format exactly, and writes it back in the canonical layout', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(
+      path,
+      `{"plants": [
+         { "name": "Caf\\u00e9", "id": 9223372036854775807 },
+         {"id": 1.0e1, "tag": "x", "name": "Ten", "note": "dropped"}
+       ], "plantStore": 1}`,
+    );
+    const store = new FileStore(path);
+    expect([...(await store.read()).values()]).toEqual([
+      { id: 9223372036854775807n, name: 'Café' },
+      { id: 10n, name: 'Ten', tag: 'x' },
+    ]);
+    await store.addAll([{ id: 11n, name: 'Eleven' }]);
+    expect(await readFile(path, 'utf8')).toBe(
+      '{\n  "plantStore": 1,\n  "plants": [\n    {"id":9223372036854775807,"name":"Café"},\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":11,"name":"Eleven"}\n  ]\n}\n',
+    );
+  });
+
+  it.each([
+    ['a name too long', `{"id":1,"name":"${'x'.repeat(257)}"}`, /plants\[0\]: invalid plant: name must be at most 256 characters/],
+    ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
+    ['a repeated key', '{"id":1,"name":"x","name":"y"}', /plants\[0\] is not JSON|Duplicate key/],
+  ])('refuses a canonical-looking line with %s', async (_what, line, message) => {
+    const path = join(await tempDir(), 'plants.json');
+    const content = `{\n  "plantStore": 1,\n  "plants": [\n    ${line}\n  ]\n}\n`;
+    await writeFile(path, content);
+    await expect(new FileStore(path).addAll([{ id: 2n, name: 'y' }])).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(message) });
+    expect(await readFile(path, 'utf8')).toBe(content);
   });
 });

@@ -11,6 +11,7 @@ import { importThroughService } from '../../../import/remote-import.js';
 import { readRows, type Row } from '../../../import/rows.js';
 import type { ImportSettings } from '../../../import/settings.js';
 import type { PlantStore } from '../../../core/store.js';
+import type { FileStore } from '../../../store/file-store.js';
 import { Settings } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit-codes.js';
@@ -48,8 +49,8 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     if (options.local || options.dryRun) {
       // A dry run validates rows and sends nothing: no store is opened, no token needed.
       target = options.local ? settings.require('store') : settings.require('base-url');
-      const store = options.dryRun ? NOTHING : await ctx.openStore(target);
-      await importIntoStore(rows, store, tally, importSettings);
+      if (options.dryRun) await importIntoStore(rows, NOTHING, tally, importSettings);
+      else await importLocal(rows, await ctx.openStore(target, { journal: true }), tally, importSettings);
     } else {
       target = settings.require('base-url');
       await importRemote(rows, options, settings, target, tally, importSettings, ctx);
@@ -71,6 +72,12 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
   };
   if (options.report !== undefined) await writeFile(options.report, `${stringifyJson(toJson(result), 2)}\n`);
   return result;
+}
+
+/** Batches go to the store's journal; at the end, the store file is made whole again. */
+async function importLocal(rows: AsyncIterable<Row>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
+  await importIntoStore(rows, store, tally, importSettings);
+  if (tally.stoppedBy === undefined) await store.compact();
 }
 
 /** A dry run's store: importIntoStore never writes under --dry-run. */
@@ -126,8 +133,8 @@ async function openInput(path: string, ctx: Context): Promise<Input> {
 
 /** A row not created, re-importable as it is: the plant, or the row as it was read. */
 function rejectLine(row: Row): string {
-  if (typeof row.raw === 'string') return row.raw;
-  return stringifyJson(row.plant ?? row.raw);
+  if (row.error === undefined) return stringifyJson(row.plant);
+  return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
 }
 
 function closeStream(stream: WriteStream): Promise<void> {

@@ -18,7 +18,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   // Appends to the journal: a batch costs O(batch), not a rewrite of the whole store.
   const fileStore = await ctx.openStore(storePath, { journal: true });
   // Read now: a store that is not ours stops the server before it listens, not at the first request.
-  await fileStore.read();
+  await fileStore.open();
   const store = new BatchingStore(fileStore);
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
   const server = createPlantServer({
