@@ -3,7 +3,6 @@ import { PlantsError } from '../core/errors.js';
 import type { CommandModule } from './commands/types.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
-import { writeJson } from './output.js';
 import { buildProgram, type CommandName, type Dispatch } from './program.js';
 import { reportError } from './report-error.js';
 
@@ -23,7 +22,11 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
   const dispatch: Dispatch = async (name, options) => {
     const { command } = (await COMMANDS[name]()) as unknown as { command: CommandModule<typeof options, unknown> };
     const result = await command.run(options, ctx);
-    if (options.json) writeJson(ctx.io.stdout, command.toJson(result));
+    if (options.json) {
+      // Loaded here, not at start-up: only --json output needs the lossless writer (ids are bigints).
+      const { stringifyJson } = await import('../core/json.js');
+      ctx.io.stdout.write(`${stringifyJson(command.toJson(result), 2)}\n`);
+    }
     else command.renderHuman(result, ctx.io);
     exitCode = command.exitCode?.(result) ?? EXIT.ok;
   };

@@ -1,5 +1,3 @@
-import type { Writable } from 'node:stream';
-import { stringifyJson } from '../core/json.js';
 import type { ColorLevel } from './context.js';
 
 /** The few decorations we use; identity functions when the stream gets no colour. */
@@ -34,9 +32,4 @@ export function colorLevel(isTTY: boolean, env: Readonly<Record<string, string |
   }
   if (!isTTY || env.TERM === 'dumb') return 0;
   return env.COLORTERM === 'truecolor' ? 3 : env.TERM?.includes('256') ? 2 : 1;
-}
-
-/** One JSON document on its own line; bigints (ids) written digit for digit. */
-export function writeJson(stream: Writable, value: unknown): void {
-  stream.write(`${stringifyJson(value, 2)}\n`);
 }

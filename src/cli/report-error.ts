@@ -1,7 +1,6 @@
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import type { Env, IOStreams } from './context.js';
 import { exitCodeFor } from './exit-codes.js';
-import { writeJson } from './output.js';
 
 /**
  * The one place a failure becomes a message and an exit code. People get `error: …` on stderr
@@ -12,7 +11,8 @@ import { writeJson } from './output.js';
 export function reportError(caught: unknown, io: IOStreams, env: Env, json: boolean): number {
   const error = isPlantsError(caught) ? caught : internal(caught);
   if (json) {
-    writeJson(io.stdout, {
+    // No bigint in a failure document: the native JSON.stringify writes it exactly.
+    writeJsonDocument(io.stdout, {
       error: error.error,
       code: error.code,
       message: error.message,
@@ -29,6 +29,10 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
   }
   if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
   return exitCodeFor(error.code);
+}
+
+function writeJsonDocument(stream: NodeJS.WritableStream, value: unknown): void {
+  stream.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 function internal(caught: unknown): PlantsError {
