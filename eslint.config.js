@@ -5,7 +5,12 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  { files: ['bin/**/*.js'], languageOptions: { globals: { process: 'readonly' } } },
+  {
+    files: ['bin/**/*.js', 'bench/**/*.{mjs,cjs}', 'test/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', require: 'readonly' } },
+  },
+  // A preload for measured processes (NODE_OPTIONS=--require) must be CommonJS.
+  { files: ['bench/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['src/core/**/*.ts'],
     rules: {

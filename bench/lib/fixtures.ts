@@ -1,0 +1,25 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function benchDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `plants-bench-${name}-`));
+}
+
+/** An NDJSON file of `rows` NewPlants with ids from `first`, as a user's export would look. */
+export function ndjsonFile(dir: string, rows: number, first = 1): string {
+  const path = join(dir, `plants-${rows}.ndjson`);
+  const lines: string[] = [];
+  for (let id = first; id < first + rows; id += 1) lines.push(`{"id":${id},"name":"plant ${id}","tag":"bench"}`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** A store file holding `count` plants (ids from 1), in the format plants writes. */
+export function storeFile(dir: string, count: number): string {
+  const path = join(dir, 'store.json');
+  const lines: string[] = [];
+  for (let id = 1; id <= count; id += 1) lines.push(`    {"id":${id},"name":"plant ${id}","tag":"bench"}`);
+  writeFileSync(path, `{\n  "plantStore": 1,\n  "plants": [\n${lines.join(',\n')}\n  ]\n}\n`);
+  return path;
+}

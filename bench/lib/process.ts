@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = `${ROOT}bin/plants.js`;
+
+export interface Run {
+  ms: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; the wall time covers the whole process, start-up included. */
+export function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(command, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  if (input !== undefined) child.stdin?.end(input);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stdout, stderr }));
+  });
+}
+
+/** Like timed, but a non-zero exit is an error: a benchmark of a failing command measures nothing. */
+export async function mustRun(command: string, args: string[], env?: NodeJS.ProcessEnv, input?: string): Promise<Run> {
+  const run = await timed(command, args, env, input);
+  if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(0, 500)}`);
+  return run;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * Median wall times of `ours` and `baseline`, run alternately after a warm-up, so that whatever
+ * else the shared machine does falls on both alike.
+ */
+export async function compareTimes(runs: number, warmup: number, ours: (i: number) => Promise<Run>, baseline: (i: number) => Promise<Run>): Promise<{ ours: number; baseline: number }> {
+  for (let i = 0; i < warmup; i += 1) {
+    await ours(-1 - i);
+    await baseline(-1 - i);
+  }
+  const oursMs: number[] = [];
+  const baselineMs: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    oursMs.push((await ours(i)).ms);
+    baselineMs.push((await baseline(i)).ms);
+  }
+  return { ours: median(oursMs), baseline: median(baselineMs) };
+}

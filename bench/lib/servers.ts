@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BIN, ROOT } from './process.js';
+
+export interface Server {
+  url: string;
+  token: string;
+  store: string;
+  stop(): Promise<void>;
+}
+
+export const TOKEN = 'bench-token-0123456789abcdef';
+
+async function started(child: ChildProcess, what: string): Promise<string> {
+  const lines = createInterface({ input: child.stdout! });
+  const first = await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => undefined)]);
+  if (first === undefined) throw new Error(`${what} did not start`);
+  lines.close();
+  child.stdout!.resume();
+  return (first as [string])[0];
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
+}
+
+/** A real `plants serve` on a fresh store in a temp dir, port 0, no request log. */
+export async function plantsServe(): Promise<Server> {
+  const store = join(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), 'plants.json');
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', TOKEN, '--store', store, '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return { url: await started(child, 'plants serve'), token: TOKEN, store, stop: stopper(child) };
+}
+
+/** The bare node:http baseline server. */
+export async function bareServer(): Promise<Server> {
+  const child = spawn(process.execPath, [`${ROOT}bench/baselines/bare-server.mjs`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return { url: await started(child, 'the bare server'), token: TOKEN, store: '', stop: stopper(child) };
+}

@@ -1,0 +1,55 @@
+// npm run bench [-- --quick]: every figure of the performance issue, each against a baseline
+// measured in the same run, as a table on stdout and as JSON in bench/results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { createLocal, createRemote, FULL, importLocal, importVsPool, importVsShellLoop, memory, QUICK, serveThroughput, startup, type Figure } from './figures.js';
+import { ROOT } from './lib/process.js';
+
+const quick = process.argv.includes('--quick');
+const sizes = quick ? QUICK : FULL;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+const started = Date.now();
+const figures: Figure[] = [];
+
+async function measure(name: string, work: () => Promise<Figure | Figure[]>): Promise<void> {
+  process.stderr.write(`measuring ${name}…\n`);
+  const result = await work();
+  figures.push(...(Array.isArray(result) ? result : [result]));
+}
+
+await measure('start-up', () => startup(sizes));
+await measure('create --local', () => createLocal(sizes));
+await measure('create against plants serve', () => createRemote(sizes));
+let importRate = 0;
+await measure('import against plants serve', async () => {
+  const { vsPool, rowsPerSecond } = await importVsPool(sizes);
+  importRate = rowsPerSecond;
+  return vsPool;
+});
+await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
+await measure('import --local', () => importLocal(sizes));
+await measure('plants serve throughput', () => serveThroughput(sizes));
+await measure('peak memory of imports', () => memory(sizes));
+
+const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
+const rows = figures.map((f) => [
+  String(f.id),
+  f.name,
+  `${number(f.ours)} ${f.unit}`,
+  f.baseline === null ? '—' : `${number(f.baseline)} ${f.unit}`,
+  f.baseline === null ? '—' : `${f.ratio.toFixed(2)}×`,
+  `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
+  f.met ? 'yes' : 'NO',
+]);
+const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
+const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] as number)).join(' | ')} |`;
+const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+const seconds = ((Date.now() - started) / 1000).toFixed(0);
+process.stdout.write(`${table}\n\n${quick ? 'quick run' : 'full run'} on ${machine}, in ${seconds} s\n`);
+
+const results = `${ROOT}bench/results`;
+mkdirSync(results, { recursive: true });
+const document = { quick, machine, date: new Date().toISOString(), seconds: Number(seconds), figures };
+writeFileSync(`${results}/${quick ? 'quick' : 'full'}.json`, `${JSON.stringify(document, null, 2)}\n`);
+process.stderr.write(`written to bench/results/${quick ? 'quick' : 'full'}.json\n`);
