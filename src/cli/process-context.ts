@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import envPaths from 'env-paths';
+// Inlined by the bundler: no file to find or read at start-up.
+import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
 import { run } from './main.js';
 import { colorLevel, styleFor } from './output.js';
@@ -23,7 +24,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       stderrStyle: await styleFor(colorLevel(stderrIsTTY, env, noColorFlag)),
     },
     env,
-    version: readVersion(),
+    version: packageJson.version,
     cwd: process.cwd(),
     configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
     dataDir: paths.data,
@@ -45,11 +46,6 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         process.once('SIGINT', stop).once('SIGTERM', stop);
       }),
   };
-}
-
-function readVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }
 
 /** The whole program for bin/plants.js: run the command line, return the exit code. */
