@@ -34,7 +34,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     },
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');
-      return createPlantsClient(options);
+      return await createPlantsClient(options);
     },
     now: () => Date.now(),
     stopSignal: () =>

@@ -3,6 +3,9 @@ import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
 import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
 
+/** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
 const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a token the service accepts';
 
 /**
@@ -46,7 +49,10 @@ function outsideContract(status: number, body: string, why?: string): PlantsErro
 
 /** A transport failure as a PlantsError, saying whether the plant may have been created after all. */
 export function transportError(error: unknown, url: string, timeoutSeconds: number): PlantsError {
-  const code = (error as { code?: string }).code ?? '';
+  // fetch wraps the socket's error in a TypeError('fetch failed'), and its deadline is a
+  // TimeoutError that cannot tell connecting from waiting: say the plant may exist.
+  if (error instanceof TypeError && error.cause !== undefined) return transportError(error.cause, url, timeoutSeconds);
+  const code = (error as Error).name === 'TimeoutError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
   const maybeCreated = 'the request was sent, so the plant may or may not have been created';
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':

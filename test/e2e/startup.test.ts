@@ -12,10 +12,10 @@ const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.m
  * The source modules a real run of bin/plants.js loads: the files of dist/ it loads, and in them
  * the `// src/…` and `// node_modules/…` comments by which the bundler marks each module it took in.
  */
-async function modulesLoadedBy(args: string[]): Promise<string[]> {
+async function modulesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
   const home = await tempDir();
   const log = join(home, 'modules.log');
-  const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json') });
+  const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
   const child = spawn(process.execPath, ['--import', RECORDER, BIN, ...args], { env, stdio: 'ignore' });
   await new Promise((resolve) => child.on('close', resolve));
   const files = (await readFile(log, 'utf8')).trim().split('\n').filter((url) => url.startsWith('file:') && url.includes('/dist/'));
@@ -44,9 +44,15 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
-  it('a remote create loads the HTTP client but not the store or the server', async () => {
+  it('a remote create uses Node\'s fetch: not the undici package, the store or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't']);
-    expect(modules).toContain('src/client/plants-client.ts');
-    expect(matching(modules, /src\/(server|store)\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+    expect(modules).toContain('src/client/fetch-client.ts');
+    expect(matching(modules, /node_modules\/undici\/|src\/(server|store)\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+  });
+
+  it('a remote create loads undici where a proxy variable is set', async () => {
+    const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
+    expect(modules).toContain('src/client/undici-client.ts');
+    expect(matching(modules, /node_modules\/undici\//).length).toBeGreaterThan(0);
   });
 });

@@ -56,7 +56,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     configDir: join(dir, 'config'),
     dataDir: join(dir, 'data'),
     openStore: async (path, storeOptions) => new FileStore(path, storeOptions),
-    httpClient: async (clientOptions) => createPlantsClient(clientOptions),
+    httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     stopSignal: () => stopped,
   };
