@@ -1,8 +1,8 @@
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import { PlantsError, type Issue } from './errors.js';
 import { Int64Schema, NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
 
-function issuesOf(error: z.ZodError): Issue[] {
+function issuesOf(error: $ZodError): Issue[] {
   return error.issues.map((issue) => ({
     path: issue.path.length === 0 ? 'body' : issue.path.map(String).join('.'),
     message: issue.message,

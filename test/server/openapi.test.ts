@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { parseJson } from '../../src/core/json.js';
 import { ErrorBodySchema, NewPlantSchema, PlantSchema } from '../../src/core/schemas.js';
@@ -17,7 +18,7 @@ type JsonSchema = {
 };
 
 /** zod's view of a schema: what it outputs. Our integer fields are transforms, which come out as `{}`. */
-function zodJsonSchema(schema: z.ZodType): JsonSchema {
+function zodJsonSchema(schema: $ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 }
 
