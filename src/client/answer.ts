@@ -49,10 +49,8 @@ function outsideContract(status: number, body: string, why?: string): PlantsErro
 
 /** A transport failure as a PlantsError, saying whether the plant may have been created after all. */
 export function transportError(error: unknown, url: string, timeoutSeconds: number): PlantsError {
-  // fetch wraps the socket's error in a TypeError('fetch failed'), and its deadline is a
-  // TimeoutError that cannot tell connecting from waiting: say the plant may exist.
-  if (error instanceof TypeError && error.cause !== undefined) return transportError(error.cause, url, timeoutSeconds);
-  const code = (error as Error).name === 'TimeoutError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
+  // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: say the plant may exist.
+  const code = (error as Error).name === 'AbortError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
   const maybeCreated = 'the request was sent, so the plant may or may not have been created';
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':

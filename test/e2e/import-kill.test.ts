@@ -29,7 +29,7 @@ describe('plants import --local killed at any moment', () => {
     }
     // Kills landed at different points: the store grew in whole batches, never shrank.
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
-    expect(sizes.at(-1)).toBeLessThan(rows);
+    expect(sizes.some((size) => size < rows)).toBe(true);
     const rerun = await runPlants(['import', input, '--local', '--on-conflict', 'skip', '--json'], env);
     expect(rerun.code).toBe(0);
     const { counts } = JSON.parse(rerun.stdout);

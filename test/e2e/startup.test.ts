@@ -44,9 +44,9 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
-  it('a remote create uses Node\'s fetch: not the undici package, the store or the server', async () => {
+  it('a remote create uses node:http: not the undici package, the store or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't']);
-    expect(modules).toContain('src/client/fetch-client.ts');
+    expect(modules).toContain('src/client/http-client.ts');
     expect(matching(modules, /node_modules\/undici\/|src\/(server|store)\/|proper-lockfile|write-file-atomic/)).toEqual([]);
   });
 

@@ -1,0 +1,66 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { PlantsError } from '../core/errors.js';
+import { encodePlant } from '../core/plant-line.js';
+import { MAX_ANSWER_BYTES, readAnswer, transportError } from './answer.js';
+import type { PlantsClient, PlantsClientOptions } from './plants-client.js';
+
+/**
+ * One POST at a time on node:http(s), never retried: what a `plants create` needs, and the
+ * cheapest way to it. (Node's fetch costs ~40 ms to load and, through its WebAssembly HTTP parser,
+ * holds a finished process ~75 ms more; the npm undici package costs ~90 ms to load.) --timeout
+ * bounds the whole exchange: connecting, sending, the answer. Redirects are not followed.
+ */
+export function createHttpClient(options: PlantsClientOptions): PlantsClient {
+  const url = `${options.baseUrl}/plants`;
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const post = (body: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const outgoing = request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${options.token}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            accept: 'application/json',
+            'user-agent': options.userAgent,
+          },
+          signal: AbortSignal.timeout(Math.round(options.timeoutSeconds * 1000)),
+        },
+        (response) => readLimited(response).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  return {
+    async createPlant(plant) {
+      let answer: { status: number; text: string };
+      try {
+        answer = await post(encodePlant(plant));
+      } catch (error) {
+        if (error instanceof PlantsError) throw error;
+        throw transportError(error, url, options.timeoutSeconds);
+      }
+      return readAnswer(answer.status, answer.text);
+    },
+    async close() {},
+  };
+}
+
+function readLimited(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        response.destroy();
+        reject(new PlantsError('bad_response', `the service answered HTTP ${response.statusCode} with a body over ${MAX_ANSWER_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
