@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../core/json.js';
+import { canonicalPlant } from '../core/plant-line.js';
 import { printable } from '../core/printable.js';
 import { reject } from './failures.js';
 
@@ -55,7 +56,11 @@ export class ClientGone extends Error {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The body as parsed JSON, numbers kept exact; 400 malformed_json for bad UTF-8 or bad JSON. */
+/**
+ * The body as parsed JSON, numbers kept exact; 400 malformed_json for bad UTF-8 or bad JSON. A
+ * body in the canonical one-line form most clients send comes back as its NewPlant, read by the
+ * fast exact path (core/plant-line.ts); any other body is parsed losslessly for createPlant.
+ */
 export function decodeJsonBody(bytes: Buffer): unknown {
   let text: string;
   try {
@@ -63,6 +68,8 @@ export function decodeJsonBody(bytes: Buffer): unknown {
   } catch {
     throw reject(400, 'malformed_json', 'the request body is not valid UTF-8');
   }
+  const plant = canonicalPlant(text);
+  if (plant !== undefined) return plant;
   try {
     return parseJson(text);
   } catch (error) {

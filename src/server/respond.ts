@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { stringifyJson } from '../core/json.js';
 import { errorBody, type Failure } from './failures.js';
 
 /** Headers every answer carries: JSON that no cache keeps and no browser sniffs as something else. */
@@ -23,7 +22,8 @@ export function sendJson(
   options: AnswerOptions = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = stringifyJson(body);
+  // A Plant or an Error: strings and an int32, which the native writer puts exactly.
+  const text = JSON.stringify(body);
   res.writeHead(status, {
     ...COMMON_HEADERS,
     ...headers,

@@ -2,11 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
 import type { AddOutcome, PlantStore } from '../core/store.js';
-import { appendJournal, journalBytes, readJournal, removeJournal } from './journal.js';
+import { journalBytes, JournalAppender, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
 import { encodePlant, plantOfLine } from './plant-lines.js';
 import { storeIoError } from './store-errors.js';
 import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
-import { lockStore, storeLockedError } from './store-lock.js';
+import { lockStore, storeLockedError, type HeldLock } from './store-lock.js';
 import { syncDirectory } from './sync.js';
 
 export interface FileStoreOptions {
@@ -28,16 +28,31 @@ const COMPACT_AT = 10_000;
  * since the plants themselves are on disk and only a rewrite needs them.
  */
 interface State {
-  /** Identifies the files' version on disk: every write renames a new inode or grows the journal. */
-  stamp: string;
+  /** The files on disk as this state knows them (see OnDisk). */
+  onDisk: OnDisk;
   ids: Set<bigint>;
   journalPlants: number;
+  /** The journal's bytes up to its last whole line. */
   journalBytes: number;
   /**
    * The store file is in our layout, and the journal repeats none of its plants: folding is then
    * a matter of bytes (appendToStoreFile). Otherwise it goes plant by plant.
    */
   foldsAsText: boolean;
+}
+
+/**
+ * Which version of the files is on disk. The store file is only ever replaced (a new inode, a new
+ * mtime); the journal only grows, or goes. So a state is still current when the store file's stat
+ * and the journal's inode and size are what it last saw: then no other process wrote.
+ */
+interface OnDisk {
+  store: string;
+  journal: JournalFile;
+}
+
+function sameFiles(a: OnDisk, b: OnDisk): boolean {
+  return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
 }
 
 /**
@@ -48,13 +63,18 @@ interface State {
  */
 export class FileStore implements PlantStore {
   private cache: State | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private held: HeldLock | undefined;
+  private releaseSoon: NodeJS.Immediate | undefined;
   readonly journalPath: string;
+  private readonly appender: JournalAppender;
 
   constructor(
     readonly path: string,
     private readonly options: FileStoreOptions = {},
   ) {
     this.journalPath = `${path}.journal`;
+    this.appender = new JournalAppender(this.journalPath);
   }
 
   async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
@@ -69,7 +89,8 @@ export class FileStore implements PlantStore {
       if (added.length === 0) return outcomes;
       const journalPlants = state.journalPlants + added.length;
       if (this.options.journal === true && (journalPlants < COMPACT_AT || journalPlants < state.ids.size / 2)) {
-        state.journalBytes = await appendJournal(this.journalPath, added, state.journalBytes);
+        state.onDisk.journal = await this.appender.append(added, state.onDisk.journal, state.journalBytes);
+        state.journalBytes = state.onDisk.journal.size;
         state.journalPlants = journalPlants;
       } else {
         await this.rewrite(state, added);
@@ -81,7 +102,7 @@ export class FileStore implements PlantStore {
   /** Folds the journal into the store file, so that the store file alone holds every plant. */
   async compact(): Promise<void> {
     await this.locked(async (state) => {
-      if (state.journalBytes > 0) await this.rewrite(state, []);
+      if (state.onDisk.journal.ino !== undefined) await this.rewrite(state, []);
     });
   }
 
@@ -94,33 +115,74 @@ export class FileStore implements PlantStore {
 
   /** Reads and checks the store now (throws `store_corrupt` for one that is not ours), and keeps it for the next write. */
   async open(): Promise<void> {
-    this.cache = await this.load();
+    this.cache = await this.load(await this.onDisk());
   }
 
   /**
-   * Runs `work` on the current state under the lock. The state is kept for the next call, and
-   * re-read only if another process changed the files meanwhile: a long-running server stays
-   * O(batch) per write, yet sees what a `--local` create added.
+   * Runs `work` on the current state under the lock, one call at a time. The state is kept for
+   * the next call, and re-read only if another process changed the files meanwhile: a
+   * long-running server stays O(batch) per write, yet sees what a `--local` create added.
    */
-  private async locked<T>(work: (state: State) => Promise<T>): Promise<T> {
-    const lock = await lockStore(this.path, this.options.lockWaitMs ?? 30_000);
+  private locked<T>(work: (state: State) => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.lockedNow(work));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async lockedNow<T>(work: (state: State) => Promise<T>): Promise<T> {
+    // A lock still held from the call just before: nobody else can have written since.
+    let lock = this.held;
+    const state = lock !== undefined ? this.cache : undefined;
+    await this.keepLock(undefined);
+    lock ??= await lockStore(this.path, this.options.lockWaitMs ?? 30_000);
     try {
-      const stamp = await this.stamp();
-      const state = this.cache?.stamp === stamp ? this.cache : await this.load();
+      let current = state;
+      if (current === undefined) {
+        const onDisk = await this.onDisk();
+        current = this.cache !== undefined && sameFiles(this.cache.onDisk, onDisk) ? this.cache : await this.load(onDisk);
+      }
       // `work` changes the state in place, so until it has written, the cache is not what is on disk.
       this.cache = undefined;
       // A lock we lost (this process stalled past its staleness) may be another writer's now.
       if (lock.lost) throw storeLockedError(this.path, lock.lost);
-      const result = await work(state);
-      this.cache = { ...state, stamp: await this.stamp() };
+      const result = await work(current);
+      // An append keeps state.onDisk up to date itself; a rewrite replaced the store file.
+      if (current.onDisk.store === '') current.onDisk = await this.onDisk();
+      this.cache = current;
+      await this.keepLock(lock);
       return result;
-    } finally {
+    } catch (error) {
       await lock.release().catch(() => undefined);
+      throw error;
     }
   }
 
-  private async load(): Promise<State> {
-    const stamp = await this.stamp();
+  /**
+   * Keeps the lock after a write until the event loop turns, for the write queued right behind it
+   * (a busy server's next batch): no lock, unlock or re-check of the files between batches. Any
+   * pause releases it, and other processes get their turn. Without the journal, released at once.
+   */
+  private async keepLock(lock: HeldLock | undefined): Promise<void> {
+    if (this.releaseSoon !== undefined) clearImmediate(this.releaseSoon);
+    this.releaseSoon = undefined;
+    this.held = undefined;
+    if (lock === undefined) return;
+    if (this.options.journal !== true) {
+      await lock.release().catch(() => undefined);
+      return;
+    }
+    this.held = lock;
+    this.releaseSoon = setImmediate(() => {
+      this.held = undefined;
+      this.releaseSoon = undefined;
+      void lock.release().catch(() => undefined);
+    });
+  }
+
+  private async load(onDisk: OnDisk): Promise<State> {
     const stored = await this.storeFileLines();
     const journal = await readJournal(this.journalPath);
     const ids = new Set(stored.plants.keys());
@@ -129,7 +191,7 @@ export class FileStore implements PlantStore {
       if (ids.has(id)) journalRepeats = true;
       else ids.add(id);
     }
-    return { stamp, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats };
+    return { onDisk, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats };
   }
 
   /** Every plant as its line, by id: the store file's, then the journal's it does not repeat. */
@@ -175,10 +237,15 @@ export class FileStore implements PlantStore {
       file = encodeStoreLines([...(await this.lines()).values(), ...added]);
     }
     await this.write(file);
-    if (state.journalBytes > 0) await removeJournal(this.journalPath);
+    if (state.onDisk.journal.ino !== undefined) {
+      await removeJournal(this.journalPath);
+      await this.appender.close();
+    }
     state.journalPlants = 0;
     state.journalBytes = 0;
     state.foldsAsText = true;
+    // The store file is new: its stat is taken once the work is done.
+    state.onDisk = { store: '', journal: { ino: undefined, size: 0 } };
   }
 
   /** Replaces the store file durably (protected: tests make it fail). */
@@ -192,13 +259,13 @@ export class FileStore implements PlantStore {
     }
   }
 
-  private async stamp(): Promise<string> {
-    const [store, journal] = await Promise.all([fileStamp(this.path), fileStamp(this.journalPath)]);
-    return `${store}|${journal}`;
+  private async onDisk(): Promise<OnDisk> {
+    const [store, journal] = await Promise.all([storeStamp(this.path), statJournal(this.journalPath)]);
+    return { store, journal };
   }
 }
 
-async function fileStamp(path: string): Promise<string> {
+async function storeStamp(path: string): Promise<string> {
   try {
     const info = await stat(path, { bigint: true });
     return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;

@@ -1,4 +1,4 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { decodePlantLine, type PlantLine } from './plant-lines.js';
 import { storeIoError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
@@ -32,23 +32,60 @@ export async function readJournal(path: string): Promise<JournalState> {
   return { plants, wholeBytes: Buffer.byteLength(text.slice(0, end)) };
 }
 
-/** Appends the plants durably: written, fsynced (and the file's directory entry too, when new). */
-export async function appendJournal(path: string, lines: readonly string[], wholeBytes: number): Promise<number> {
-  const data = Buffer.from(`${lines.join('\n')}\n`);
+/** The journal file as last seen: its inode (undefined: no file) and size (a torn tail included). */
+export interface JournalFile {
+  ino: bigint | undefined;
+  size: number;
+}
+
+export async function statJournal(path: string): Promise<JournalFile> {
   try {
-    const handle = await open(path, 'a');
-    try {
-      const { size } = await handle.stat();
-      if (size !== wholeBytes) await handle.truncate(wholeBytes);
-      await handle.write(data);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    if (wholeBytes === 0) await syncDirectory(path);
-    return wholeBytes + data.length;
+    const info = await stat(path, { bigint: true });
+    return { ino: info.ino, size: Number(info.size) };
   } catch (error) {
-    throw storeIoError(path, 'append to', error);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ino: undefined, size: 0 };
+    throw storeIoError(path, 'read', error);
+  }
+}
+
+/**
+ * Appends batches to the journal through one open file, kept open between batches (a server
+ * appends hundreds a second), and reopened when the journal on disk is another file.
+ */
+export class JournalAppender {
+  private handle: FileHandle | undefined;
+  private handleIno: bigint | undefined;
+
+  constructor(private readonly path: string) {}
+
+  /**
+   * Appends the lines durably (written, fsynced; a new file's directory entry too) after the
+   * journal's `wholeBytes`, cutting a torn tail first. Returns the journal file as it now is.
+   */
+  async append(lines: readonly string[], seen: JournalFile, wholeBytes: number): Promise<JournalFile> {
+    const data = Buffer.from(`${lines.join('\n')}\n`);
+    try {
+      if (this.handle !== undefined && (seen.ino === undefined || seen.ino !== this.handleIno)) await this.close();
+      if (this.handle === undefined) {
+        this.handle = await open(this.path, 'a');
+        this.handleIno = (await this.handle.stat({ bigint: true })).ino;
+      }
+      if (seen.size !== wholeBytes) await this.handle.truncate(wholeBytes);
+      await this.handle.write(data);
+      await this.handle.datasync();
+      if (seen.ino === undefined) await syncDirectory(this.path);
+      return { ino: this.handleIno, size: wholeBytes + data.length };
+    } catch (error) {
+      await this.close().catch(() => undefined);
+      throw storeIoError(this.path, 'append to', error);
+    }
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    this.handleIno = undefined;
+    await handle?.close();
   }
 }
 

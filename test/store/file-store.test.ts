@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -180,6 +181,28 @@ describe('the file store with a journal (plants serve)', () => {
       code: 'store_corrupt',
       message: expect.stringContaining('line 2: invalid plant: id must be an integer'),
     });
+  });
+
+  it('keeps the lock for a write queued right behind, and lets it go at the next turn of the event loop', async () => {
+    const path = await tmpStore();
+    const server = new FileStore(path, { journal: true });
+    await server.addAll([{ id: 1n, name: 'a' }]);
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    await server.addAll([{ id: 2n, name: 'b' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    // Another writer gets its turn, and the server sees what it wrote.
+    await new FileStore(path).addAll([{ id: 3n, name: 'c' }]);
+    expect(await server.addAll([{ id: 3n, name: 'again' }, { id: 4n, name: 'd' }])).toEqual(['duplicate', 'added']);
+  });
+
+  it('runs concurrent calls on one instance one at a time', async () => {
+    const path = await tmpStore();
+    const store = new FileStore(path, { journal: true });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])));
+    expect(outcomes.flat().filter((outcome) => outcome === 'added')).toHaveLength(10);
+    expect((await new FileStore(path).read()).size).toBe(10);
   });
 
   it('compacts on its own once the journal is large', async () => {
