@@ -44,11 +44,15 @@ export async function importIntoStore(rows: AsyncIterable<Row>, store: PlantStor
     });
   };
 
-  for await (const row of rows) {
-    if (admit(row, tally, settings)) {
-      batch.push(row);
-      if (batch.length >= batchSize) await flush();
+  try {
+    for await (const row of rows) {
+      if (admit(row, tally, settings)) {
+        batch.push(row);
+        if (batch.length >= batchSize) await flush();
+      }
     }
+  } finally {
+    // Also when the input fails part way: the rows read before it are imported.
+    await flush();
   }
-  await flush();
 }

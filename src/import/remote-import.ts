@@ -14,13 +14,24 @@ import type { ImportSettings } from './settings.js';
  */
 export async function importThroughService(rows: AsyncIterable<Row>, client: PlantsClient, tally: ImportTally, settings: ImportSettings, concurrency: number): Promise<void> {
   const input = rows[Symbol.asyncIterator]();
-  const worker = async () => {
-    // Concurrent next() calls on an async generator are queued: each row goes to one worker.
-    for (let next = await input.next(); next.done !== true; next = await input.next()) {
-      await importRow(next.value, client, tally, settings);
+  let inputFailure: { error: unknown } | undefined;
+  const nextRow = async () => {
+    if (inputFailure !== undefined) return undefined;
+    try {
+      const next = await input.next();
+      return next.done === true ? undefined : next.value;
+    } catch (error) {
+      inputFailure ??= { error };
+      return undefined;
     }
   };
+  const worker = async () => {
+    // Concurrent next() calls on an async generator are queued: each row goes to one worker.
+    for (let row = await nextRow(); row !== undefined; row = await nextRow()) await importRow(row, client, tally, settings);
+  };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  // The input failed part way: every request already sent has its answer; now say so.
+  if (inputFailure !== undefined) throw inputFailure.error;
 }
 
 async function importRow(row: Row, client: PlantsClient, tally: ImportTally, settings: ImportSettings): Promise<void> {

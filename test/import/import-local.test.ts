@@ -153,3 +153,25 @@ describe('plants import --local', () => {
     expect(t.stderr()).toContain(`error: ${message}`);
   });
 });
+
+describe('plants import: files that fail part way', () => {
+  it('gives the account of rows already imported when the CSV turns unreadable (exit 2)', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'p.csv');
+    await writeFile(input, 'id,name\n1,Fern\n2,"never closed\n3,Oak\n');
+    expect(await t.run('import', input, '--local', '--json')).toBe(2);
+    const summary = JSON.parse(t.stdout());
+    expect(summary.counts).toMatchObject({ read: 1, created: 1 });
+    expect(summary.stoppedBy).toMatchObject({ code: 'unreadable_input', error: 2011 });
+    expect(summary.stoppedBy.message).toMatch(/^not readable as CSV: /);
+  });
+
+  it('refuses a rejects file it cannot write before importing anything (exit 2)', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'p.csv');
+    await writeFile(input, 'id,name\n1,Fern\n');
+    expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
+    expect(t.stderr()).toContain(`error: cannot write the rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')} (ENOENT)`);
+    await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

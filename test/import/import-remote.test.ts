@@ -80,6 +80,21 @@ describe('plants import (remote)', () => {
     expect(t.stderr()).toContain(': 200 created, 0 skipped, 0 failed');
   });
 
+  it('answers every request already sent before reporting input that fails part way (exit 2)', async () => {
+    fake = await fakeService();
+    fake.answer({ status: 200, body: '{"name":"x"}', delayMs: 50 });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    const rows = Array.from({ length: 30 }, (_, i) => `${i + 1},plant ${i + 1}`).join('\n');
+    await writeFile(join(t.dir, 'p.csv'), `id,name\n${rows}\n31,"never closed\n`);
+    expect(await t.run('import', join(t.dir, 'p.csv'), '--json')).toBe(2);
+    const summary = JSON.parse(t.stdout());
+    // The parser drops what it had buffered when it fails; every row it gave us is accounted for.
+    expect(summary.counts.read).toBeGreaterThan(0);
+    expect(summary.counts.created).toBe(summary.counts.read);
+    expect(fake.requests).toHaveLength(summary.counts.created);
+    expect(summary.stoppedBy.code).toBe('unreadable_input');
+  });
+
   it('stops at once on a refused token (exit 3), sending no more', async () => {
     fake = await fakeService();
     fake.answer({ status: 401, body: '{"error":1006,"message":"no"}' });

@@ -1,10 +1,10 @@
 import { createPlant } from '../../../core/create.js';
-import { PlantsError } from '../../../core/errors.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import { parseNewPlantText } from '../../../core/validate.js';
 import { Settings } from '../../config/resolve.js';
 import type { Context, IOStreams } from '../../context.js';
+import { serviceClient } from '../../service-client.js';
 import type { CommandModule } from '../types.js';
 import type { CreateOptions } from './command.js';
 
@@ -28,20 +28,7 @@ async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> 
     const path = settings.require('store');
     return { plant: await createPlant(await ctx.openStore(path), plant), where: path };
   }
-  const token = settings.get('token').value;
-  if (token === undefined) {
-    throw new PlantsError('not_logged_in', 'no token to authenticate with the service', {
-      hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local',
-    });
-  }
-  const baseUrl = settings.require('base-url');
-  const client = await ctx.httpClient({
-    baseUrl,
-    token,
-    timeoutSeconds: Number(settings.require('timeout')),
-    env: ctx.env,
-    userAgent: `plants/${ctx.version}`,
-  });
+  const { client, baseUrl } = await serviceClient(settings, ctx);
   try {
     const answer = await client.createPlant(plant);
     return { plant: { id: plant.id, ...answer }, where: baseUrl };

@@ -1,6 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { writeFile } from 'node:fs/promises';
 import { IMPORT_RETRY } from '../../../client/retry.js';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
@@ -13,10 +11,12 @@ import type { ImportSettings } from '../../../import/settings.js';
 import type { PlantStore } from '../../../core/store.js';
 import type { FileStore } from '../../../store/file-store.js';
 import { Settings } from '../../config/resolve.js';
+import { serviceClient } from '../../service-client.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit-codes.js';
 import type { CommandModule } from '../types.js';
 import type { ImportOptions } from './command.js';
+import { openInput, openRejects } from './files.js';
 import { startProgress } from './progress.js';
 import { renderSummary } from './summary.js';
 
@@ -37,12 +37,12 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     throw new PlantsError('usage', `cannot tell the format of ${options.input === '-' ? 'standard input' : options.input}: give --format ndjson, csv or json`);
   }
   const settings = await Settings.load(ctx, { store: options.store, 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
-  const input = await openInput(options.input, ctx);
-  const rejects = options.rejects === undefined ? undefined : createWriteStream(options.rejects);
-  const tally = new ImportTally(rejects === undefined ? {} : { onReject: (row) => void rejects.write(`${rejectLine(row)}\n`) });
+  const input = await openInput(options.input, ctx.io);
+  const rejects = options.rejects === undefined ? undefined : await openRejects(options.rejects);
+  const tally = new ImportTally(rejects === undefined ? {} : { onReject: (row) => rejects.write(row) });
   const progress = await startProgress(ctx.io, tally, input.size, input.bytesRead);
   const started = ctx.now();
-  let target: string;
+  let target: string | undefined;
   try {
     const rows = readRows(input.stream, format);
     const importSettings = { onConflict: options.onConflict, failFast: options.failFast, dryRun: options.dryRun };
@@ -53,16 +53,22 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
       else await importLocal(rows, await ctx.openStore(target, { journal: true }), tally, importSettings);
     } else {
       target = settings.require('base-url');
-      await importRemote(rows, options, settings, target, tally, importSettings, ctx);
+      await importRemote(rows, options, settings, tally, importSettings, ctx);
     }
+  } catch (error) {
+    // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
+    // account of the rows already imported.
+    if (!(error instanceof PlantsError && error.code === 'unreadable_input' && tally.counts.read > 0)) throw error;
+    tally.stop(error);
+    target ??= options.local ? settings.require('store') : settings.require('base-url');
   } finally {
     progress.stop();
-    if (rejects !== undefined) await closeStream(rejects);
+    await rejects?.close();
     input.stream.destroy();
   }
   const result: ImportResult = {
     input: options.input,
-    target,
+    target: target as string,
     dryRun: options.dryRun,
     counts: tally.counts,
     failures: tally.failures,
@@ -85,60 +91,13 @@ const NOTHING: PlantStore = {
   addAll: () => Promise.reject(new Error('a dry run writes nothing')),
 };
 
-async function importRemote(rows: AsyncIterable<Row>, options: ImportOptions, settings: Settings, baseUrl: string, tally: ImportTally, importSettings: ImportSettings, ctx: Context): Promise<void> {
-  const token = settings.get('token').value;
-  if (token === undefined) {
-    throw new PlantsError('not_logged_in', 'no token to authenticate with the service', { hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local' });
-  }
-  const client = await ctx.httpClient({
-    baseUrl,
-    token,
-    timeoutSeconds: Number(settings.require('timeout')),
-    env: ctx.env,
-    userAgent: `plants/${ctx.version}`,
-    connections: options.concurrency,
-    retry: IMPORT_RETRY,
-  });
+async function importRemote(rows: AsyncIterable<Row>, options: ImportOptions, settings: Settings, tally: ImportTally, importSettings: ImportSettings, ctx: Context): Promise<void> {
+  const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
   try {
     await importThroughService(rows, client, tally, importSettings, options.concurrency);
   } finally {
     await client.close();
   }
-}
-
-interface Input {
-  stream: Readable;
-  /** Bytes in all, when known (a file): the progress line's 100%. */
-  size: number | undefined;
-  bytesRead(): number;
-}
-
-async function openInput(path: string, ctx: Context): Promise<Input> {
-  if (path === '-') return { stream: ctx.io.stdin, size: undefined, bytesRead: () => 0 };
-  try {
-    const handle = await open(path, 'r');
-    const info = await handle.stat();
-    if (info.isDirectory()) {
-      await handle.close();
-      throw new PlantsError('unreadable_input', `${path} is a directory, not a file of plants`);
-    }
-    const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
-    return { stream, size: info.size, bytesRead: () => stream.bytesRead };
-  } catch (error) {
-    if (error instanceof PlantsError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new PlantsError('unreadable_input', code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path} (${code})`);
-  }
-}
-
-/** A row not created, re-importable as it is: the plant, or the row as it was read. */
-function rejectLine(row: Row): string {
-  if (row.error === undefined) return stringifyJson(row.plant);
-  return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
-}
-
-function closeStream(stream: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
 function toJson(result: ImportResult): unknown {
