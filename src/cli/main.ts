@@ -43,7 +43,8 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
 /** Commander's own errors (unknown option, missing argument, …) as our usage error. */
 function asUsageError(error: unknown, argv: readonly string[]): unknown {
   if (!(error instanceof CommanderError)) return error;
-  const command = argv.find((arg) => !arg.startsWith('-'));
+  // The help of the command in question, when there is one by that name.
+  const command = error.code === 'commander.unknownCommand' ? undefined : argv.find((arg) => !arg.startsWith('-'));
   return new PlantsError('usage', error.message.replace(/^error: /, ''), { hint: `see plants ${command ? `${command} ` : ''}--help` });
 }
 

@@ -72,6 +72,16 @@ describe('plants login / logout', () => {
   });
 });
 
+describe('usage errors', () => {
+  it('point to the help of the command, or of plants for an unknown command', async () => {
+    const t = await testContext();
+    expect(await t.run('creat')).toBe(2);
+    expect(t.stderr()).toBe("error: unknown command 'creat'\n(Did you mean create?)\nhint: see plants --help\n");
+    expect(await t.run('config', 'get')).toBe(2);
+    expect(t.stderr()).toContain("error: missing required argument 'key'\nhint: see plants config --help\n");
+  });
+});
+
 describe('plants config', () => {
   it('lists each setting with its source, the token masked', async () => {
     const t = await testContext({ env: { PLANTS_TIMEOUT: '7' } });

@@ -150,7 +150,10 @@ describe('plants import --local', () => {
     await file(t, 'bad.json', '[{"id":1,');
     const [name, ...rest] = args as [string, ...string[]];
     expect(await t.run('import', join(t.dir, name), ...rest, '--local')).toBe(2);
-    expect(t.stderr()).toContain(`error: ${message}`);
+    expect(t.stderr()).toMatch(/^error: /);
+    expect(t.stderr()).toContain(message);
+    // Every one of these names the input it is about.
+    if (!message.startsWith('--format')) expect(t.stderr()).toContain(join(t.dir, name));
   });
 });
 
@@ -163,7 +166,7 @@ describe('plants import: files that fail part way', () => {
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ read: 1, created: 1 });
     expect(summary.stoppedBy).toMatchObject({ code: 'unreadable_input', error: 2011 });
-    expect(summary.stoppedBy.message).toMatch(/^not readable as CSV: /);
+    expect(summary.stoppedBy.message).toMatch(new RegExp(`^${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable as CSV: `));
   });
 
   it('refuses a rejects file it cannot write before importing anything (exit 2)', async () => {

@@ -55,10 +55,12 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
       target = settings.require('base-url');
       await importRemote(rows, options, settings, tally, importSettings, ctx);
     }
-  } catch (error) {
+  } catch (caught) {
+    if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
+    const error = new PlantsError('unreadable_input', `${options.input === '-' ? 'standard input' : options.input}: ${caught.message}`);
     // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
     // account of the rows already imported.
-    if (!(error instanceof PlantsError && error.code === 'unreadable_input' && tally.counts.read > 0)) throw error;
+    if (tally.counts.read === 0) throw error;
     tally.stop(error);
     target ??= options.local ? settings.require('store') : settings.require('base-url');
   } finally {
