@@ -93,6 +93,8 @@ function canonicalBody(text: string): string[] | undefined {
   if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
   const body = text.slice(HEAD.length, text.length - TAIL.length);
   if (body === '') return [];
+  // "[\n  ]": empty, but not as we write it; appendToStoreFile knows only `[]`, so read it the slow way.
+  if (body === '\n  ') return undefined;
   // JSON strings cannot hold a raw newline, so newlines split plants.
   const lines = body.split('\n');
   if (lines.shift() !== '' || lines.pop() !== '  ') return undefined;

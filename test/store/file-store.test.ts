@@ -237,6 +237,15 @@ describe('reading a store file edited by hand', () => {
     );
   });
 
+  it('adds to an empty store laid out over lines by hand', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n  ]\n}\n');
+    await new FileStore(path).addAll([{ id: 1n, name: 'Fern' }]);
+    await new FileStore(path, { journal: true }).addAll([{ id: 2n, name: 'Oak' }]);
+    await new FileStore(path, { journal: true }).compact();
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+  });
+
   it.each([
     ['a name too long', `{"id":1,"name":"${'x'.repeat(257)}"}`, /plants\[0\]: invalid plant: name must be at most 256 characters/],
     ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
