@@ -34,6 +34,8 @@ interface State {
   journalPlants: number;
   /** The journal's bytes up to its last whole line. */
   journalBytes: number;
+  /** The files are no longer what this state says: read them again before the next write. */
+  stale?: boolean;
   /**
    * The store file is in our layout, and the journal repeats none of its plants: folding is then
    * a matter of bytes (appendToStoreFile). Otherwise it goes plant by plant.
@@ -149,9 +151,16 @@ export class FileStore implements PlantStore {
       // A lock we lost (this process stalled past its staleness) may be another writer's now.
       if (lock.lost) throw storeLockedError(this.path, lock.lost);
       const result = await work(current);
-      // An append keeps state.onDisk up to date itself; a rewrite replaced the store file.
-      if (current.onDisk.store === '') current.onDisk = await this.onDisk();
-      this.cache = current;
+      // An append keeps state.onDisk up to date itself; a rewrite replaced the store file. Failing
+      // to learn its stat now only means reading the files again next time.
+      if (current.onDisk.store === '') {
+        try {
+          current.onDisk = await this.onDisk();
+        } catch {
+          current.stale = true;
+        }
+      }
+      this.cache = current.stale === true ? undefined : current;
       await this.keepLock(lock);
       return result;
     } catch (error) {
@@ -237,9 +246,16 @@ export class FileStore implements PlantStore {
       file = encodeStoreLines([...(await this.lines()).values(), ...added]);
     }
     await this.write(file);
+    // From here the plants are stored: what follows must not report them as not created.
     if (state.onDisk.journal.ino !== undefined) {
-      await removeJournal(this.journalPath);
-      await this.appender.close();
+      try {
+        await removeJournal(this.journalPath);
+        await this.appender.close();
+      } catch {
+        // A journal left behind repeats what the store file now holds, which every read skips;
+        // the next write reads the files again and folds it away.
+        state.stale = true;
+      }
     }
     state.journalPlants = 0;
     state.journalBytes = 0;

@@ -64,6 +64,7 @@ export class JournalAppender {
    */
   async append(lines: readonly string[], seen: JournalFile, wholeBytes: number): Promise<JournalFile> {
     const data = Buffer.from(`${lines.join('\n')}\n`);
+    let written = false;
     try {
       if (this.handle !== undefined && (seen.ino === undefined || seen.ino !== this.handleIno)) await this.close();
       if (this.handle === undefined) {
@@ -71,11 +72,14 @@ export class JournalAppender {
         this.handleIno = (await this.handle.stat({ bigint: true })).ino;
       }
       if (seen.size !== wholeBytes) await this.handle.truncate(wholeBytes);
+      written = true;
       await this.handle.write(data);
       await this.handle.datasync();
       if (seen.ino === undefined) await syncDirectory(this.path);
       return { ino: this.handleIno, size: wholeBytes + data.length };
     } catch (error) {
+      // Not durable, so reported as not added: take the lines back out, lest a read find them.
+      if (written) await this.handle?.truncate(wholeBytes).catch(() => undefined);
       await this.close().catch(() => undefined);
       throw storeIoError(this.path, 'append to', error);
     }
