@@ -174,7 +174,36 @@ describe('plants import: files that fail part way', () => {
     const input = join(t.dir, 'p.csv');
     await writeFile(input, 'id,name\n1,Fern\n');
     expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
-    expect(t.stderr()).toContain(`error: cannot write the rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')} (ENOENT)`);
+    expect(t.stderr()).toContain(`error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')} (ENOENT)`);
     await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('plants import output files', () => {
+  it('refuses a --rejects or --report that is the input, the store or each other (exit 2), touching nothing', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'rejects.ndjson');
+    await writeFile(input, '{"id":1,"name":"a"}\n');
+    expect(await t.run('import', input, '--local', '--rejects', input)).toBe(2);
+    expect(t.stderr()).toContain(`error: --rejects ${input} is the input: writing it would destroy it`);
+    expect(await readFile(input, 'utf8')).toBe('{"id":1,"name":"a"}\n');
+    expect(await t.run('import', input, '--local')).toBe(0);
+    const store = await readFile(t.storePath, 'utf8');
+    expect(await t.run('import', input, '--local', '--on-conflict', 'skip', '--report', t.storePath)).toBe(2);
+    expect(t.stderr()).toContain(`error: --report ${t.storePath} is the store: writing it would destroy it`);
+    expect(await readFile(t.storePath, 'utf8')).toBe(store);
+    const same = join(t.dir, 'out.json');
+    expect(await t.run('import', input, '--dry-run', '--rejects', same, '--report', same)).toBe(2);
+    expect(t.stderr()).toContain(`error: --report ${same} is the file of --rejects`);
+  });
+
+  it('says so, and exits 1, when the rejects cannot be written in full', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'p.ndjson');
+    await writeFile(input, '{"id":1,"name":"a"}\n{"id":2}\n');
+    expect(await t.run('import', input, '--local', '--rejects', '/dev/full', '--json')).toBe(1);
+    const summary = JSON.parse(t.stdout());
+    expect(summary.counts).toMatchObject({ created: 1, failed: 1 });
+    expect(summary.outputErrors).toEqual(['could not write the --rejects file /dev/full (ENOSPC)']);
   });
 });

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
@@ -31,36 +32,56 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
   }
 }
 
-export interface RejectsFile {
-  write(row: Row): void;
-  /** Flushes and closes; throws if any write failed, so that no reject goes missing unnoticed. */
-  close(): Promise<void>;
+/**
+ * Refuses output files (--rejects, --report) that are one of the files the import reads or
+ * writes, or each other: opening one empties it, and `plants import rejects.ndjson --rejects
+ * rejects.ndjson` would otherwise lose the very rows it retries.
+ */
+export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path: string }[]): Promise<void> {
+  const identity = async (path: string) => {
+    const info = await stat(path).catch(() => undefined);
+    return info === undefined ? `path:${resolve(path)}` : `file:${info.dev}:${info.ino}`;
+  };
+  const seen = new Map<string, string>();
+  for (const { what, path } of inputs) seen.set(await identity(path), what);
+  for (const { flag, path } of outputs) {
+    const id = await identity(path);
+    const clash = seen.get(id);
+    if (clash !== undefined) throw new PlantsError('usage', `${flag} ${path} is ${clash}: writing it would destroy it`, { hint: 'name another file' });
+    seen.set(id, `the file of ${flag}`);
+  }
 }
 
-/** The --rejects file, opened (and emptied) before the import starts, so a bad path is a usage error. */
-export async function openRejects(path: string): Promise<RejectsFile> {
+/** An output file opened (and emptied) before the import starts, so that a bad path is a usage error. */
+export async function openOutput(flag: string, path: string): Promise<OutputFile> {
   let stream: Writable;
   try {
     stream = (await open(path, 'w')).createWriteStream();
   } catch (error) {
-    throw new PlantsError('usage', `cannot write the rejects file ${path} (${(error as NodeJS.ErrnoException).code})`);
+    throw new PlantsError('usage', `cannot write the ${flag} file ${path} (${(error as NodeJS.ErrnoException).code})`);
   }
   let failure: Error | undefined;
   stream.on('error', (error) => (failure ??= error));
   return {
-    write: (row) => void stream.write(`${rejectLine(row)}\n`),
+    write: (text) => void stream.write(text),
     close: () =>
-      new Promise((resolve, reject) => {
+      new Promise((resolve) => {
         stream.end(() => {
-          if (failure === undefined) resolve();
-          else reject(new PlantsError('store_io', `could not write the rejects file ${path} (${(failure as NodeJS.ErrnoException).code ?? failure.message})`));
+          const reason = failure === undefined ? undefined : ((failure as NodeJS.ErrnoException).code ?? failure.message);
+          resolve(reason === undefined ? undefined : `could not write the ${flag} file ${path} (${reason})`);
         });
       }),
   };
 }
 
-/** A row not created, re-importable as it is: the plant, or the row as it was read. */
-function rejectLine(row: Row): string {
+export interface OutputFile {
+  write(text: string): void;
+  /** Flushes and closes; resolves to what went wrong, if any write failed, for the summary to say. */
+  close(): Promise<string | undefined>;
+}
+
+/** A row not created, re-importable as it is (one NDJSON line): the plant, or the row as it was read. */
+export function rejectLine(row: Row): string {
   if (row.error === undefined) return stringifyJson(row.plant);
   return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
 }

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { IMPORT_RETRY } from '../../../client/retry.js';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
@@ -16,7 +15,7 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit-codes.js';
 import type { CommandModule } from '../types.js';
 import type { ImportOptions } from './command.js';
-import { openInput, openRejects } from './files.js';
+import { openInput, openOutput, refuseClobbering, rejectLine } from './files.js';
 import { startProgress } from './progress.js';
 import { renderSummary } from './summary.js';
 
@@ -29,6 +28,8 @@ export interface ImportResult {
   stoppedBy?: PlantsError;
   elapsedMs: number;
   rejects?: string;
+  /** The --rejects or --report file could not be written in full. */
+  outputErrors: string[];
 }
 
 async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> {
@@ -37,24 +38,31 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     throw new PlantsError('usage', `cannot tell the format of ${options.input === '-' ? 'standard input' : options.input}: give --format ndjson, csv or json`);
   }
   const settings = await Settings.load(ctx, { store: options.store, 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
+  const target = options.local ? settings.require('store') : settings.require('base-url');
+  await refuseClobbering(
+    [
+      ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),
+      ...(options.report === undefined ? [] : [{ flag: '--report', path: options.report }]),
+    ],
+    [
+      ...(options.input === '-' ? [] : [{ what: 'the input', path: options.input }]),
+      ...(options.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: `${target}.journal` }] : []),
+    ],
+  );
   const input = await openInput(options.input, ctx.io);
-  const rejects = options.rejects === undefined ? undefined : await openRejects(options.rejects);
-  const tally = new ImportTally(rejects === undefined ? {} : { onReject: (row) => rejects.write(row) });
+  const rejects = options.rejects === undefined ? undefined : await openOutput('--rejects', options.rejects);
+  const report = options.report === undefined ? undefined : await openOutput('--report', options.report);
+  const tally = new ImportTally(rejects === undefined ? {} : { onReject: (row) => rejects.write(`${rejectLine(row)}\n`) });
   const progress = await startProgress(ctx.io, tally, input.size, input.bytesRead);
   const started = ctx.now();
-  let target: string | undefined;
+  const outputErrors: string[] = [];
   try {
     const rows = readRows(input.stream, format);
     const importSettings = { onConflict: options.onConflict, failFast: options.failFast, dryRun: options.dryRun };
-    if (options.local || options.dryRun) {
-      // A dry run validates rows and sends nothing: no store is opened, no token needed.
-      target = options.local ? settings.require('store') : settings.require('base-url');
-      if (options.dryRun) await importIntoStore(rows, NOTHING, tally, importSettings);
-      else await importLocal(rows, await ctx.openStore(target, { journal: true }), tally, importSettings);
-    } else {
-      target = settings.require('base-url');
-      await importRemote(rows, options, settings, tally, importSettings, ctx);
-    }
+    // A dry run validates rows and sends nothing: no store is opened, no token needed.
+    if (options.dryRun) await importIntoStore(rows, NOTHING, tally, importSettings);
+    else if (options.local) await importLocal(rows, await ctx.openStore(target, { journal: true }), tally, importSettings);
+    else await importRemote(rows, options, settings, tally, importSettings, ctx);
   } catch (caught) {
     if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
     const error = new PlantsError('unreadable_input', `${options.input === '-' ? 'standard input' : options.input}: ${caught.message}`);
@@ -62,23 +70,28 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     // account of the rows already imported.
     if (tally.counts.read === 0) throw error;
     tally.stop(error);
-    target ??= options.local ? settings.require('store') : settings.require('base-url');
   } finally {
     progress.stop();
-    await rejects?.close();
     input.stream.destroy();
+    const rejectsError = await rejects?.close();
+    if (rejectsError !== undefined) outputErrors.push(rejectsError);
   }
   const result: ImportResult = {
     input: options.input,
-    target: target as string,
+    target,
     dryRun: options.dryRun,
     counts: tally.counts,
     failures: tally.failures,
     elapsedMs: ctx.now() - started,
     ...(tally.stoppedBy === undefined ? {} : { stoppedBy: tally.stoppedBy }),
     ...(options.rejects === undefined ? {} : { rejects: options.rejects }),
+    outputErrors,
   };
-  if (options.report !== undefined) await writeFile(options.report, `${stringifyJson(toJson(result), 2)}\n`);
+  if (report !== undefined) {
+    report.write(`${stringifyJson(toJson(result), 2)}\n`);
+    const reportError = await report.close();
+    if (reportError !== undefined) outputErrors.push(reportError);
+  }
   return result;
 }
 
@@ -113,7 +126,8 @@ function toJson(result: ImportResult): unknown {
 /** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store. */
 function exitCode(result: ImportResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
-  return result.counts.failed + result.counts.unknown + result.counts.notSent > 0 ? 1 : 0;
+  const incomplete = result.counts.failed + result.counts.unknown + result.counts.notSent + result.outputErrors.length;
+  return incomplete > 0 ? 1 : 0;
 }
 
 export const command: CommandModule<ImportOptions, ImportResult> = { run, renderHuman: renderSummary, toJson, exitCode };

@@ -30,6 +30,7 @@ export function renderSummary(result: ImportResult, io: IOStreams): void {
   if (result.rejects !== undefined && rejected > 0) {
     lines.push(`${count(rejected)} rows not created were written to ${result.rejects}: plants import ${result.rejects} retries them`);
   }
+  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${problem}`);
   if (result.stoppedBy !== undefined) {
     lines.push(`${style.red('error:')} stopped: ${result.stoppedBy.message}`);
     if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${result.stoppedBy.hint}`));
