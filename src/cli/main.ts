@@ -34,8 +34,10 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
     await buildProgram(ctx, dispatch).parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    // Commander "fails" with exit code 0 after printing help or the version.
+    // Commander "fails" with exit code 0 after printing help or the version, and with
+    // commander.help after printing help for a command given without its subcommand.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
+    if (error instanceof CommanderError && error.code === 'commander.help') return EXIT.usage;
     return reportError(asUsageError(error, argv), ctx.io, ctx.env, wantsJson(argv));
   }
 }
@@ -45,7 +47,9 @@ function asUsageError(error: unknown, argv: readonly string[]): unknown {
   if (!(error instanceof CommanderError)) return error;
   // The help of the command in question, when there is one by that name.
   const command = error.code === 'commander.unknownCommand' ? undefined : argv.find((arg) => !arg.startsWith('-'));
-  return new PlantsError('usage', error.message.replace(/^error: /, ''), { hint: `see plants ${command ? `${command} ` : ''}--help` });
+  // `--tokn=SECRET` is an unknown option whose value may be a secret: never repeat a value.
+  const message = error.message.replace(/^error: /, '').replace(/(--?[\w-]+=)[^'\s]*/g, '$1…');
+  return new PlantsError('usage', message, { hint: `see plants ${command ? `${command} ` : ''}--help` });
 }
 
 /** Whether the user asked for JSON; read from argv so that even a usage error can honour it. */

@@ -7,6 +7,9 @@ import { colorLevel, styleFor } from './output.js';
 
 /** The Context of a real run: this process's streams, environment and directories. */
 export async function processContext(argv: readonly string[]): Promise<Context> {
+  // A reader that went away (`plants … | head -1`, a closed log pipe) must not take the process,
+  // or a running server, down with it: what cannot be written is dropped.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const env = process.env;
   const noColorFlag = argv.includes('--no-color');
   const paths = envPaths('plants', { suffix: '' });

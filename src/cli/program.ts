@@ -32,7 +32,7 @@ export const ENVIRONMENT_HELP = `Environment:
   PLANTS_TOKEN        bearer token (overrides the config file)
   PLANTS_BASE_URL     service address, e.g. http://127.0.0.1:8080
   PLANTS_STORE        JSON file used by --local
-  PLANTS_TIMEOUT      seconds to wait to connect, and for an answer
+  PLANTS_TIMEOUT      seconds to wait for the service (default 30)
   PLANTS_CONFIG_DIR   directory of config.json
   PLANTS_SERVER_TOKENS  tokens plants serve accepts, comma-separated
   NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY`;

@@ -22,6 +22,12 @@ export function readAnswer(status: number, body: string): Plant {
   }
   const error = ErrorBodySchema.safeParse(tryParse(body, parseJson));
   const detail = error.success ? `: ${printable(error.data.message)}` : '';
+  if (status === 429 || status === 503) {
+    // Not processed, by what these statuses mean (and plants serve answers 503 only so).
+    throw new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was created`, {
+      cause: { code: 'SERVICE_UNAVAILABLE' },
+    });
+  }
   if (status === 401 || status === 403) {
     throw new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
   }
@@ -77,7 +83,7 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
   }
 }
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'SERVICE_UNAVAILABLE']);
 
 /** Whether a failed POST certainly did not reach the service (no connection), so nothing was created. */
 export function certainlyNotProcessed(error: PlantsError): boolean {

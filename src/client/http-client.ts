@@ -27,7 +27,7 @@ export function createHttpClient(options: PlantsClientOptions): PlantsClient {
             accept: 'application/json',
             'user-agent': options.userAgent,
           },
-          signal: AbortSignal.timeout(Math.round(options.timeoutSeconds * 1000)),
+          signal: AbortSignal.timeout(Math.max(1, Math.round(options.timeoutSeconds * 1000))),
         },
         (response) => readLimited(response).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
       );

@@ -12,7 +12,7 @@ import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './r
  * response time-outs, and retries where a POST cannot have been processed.
  */
 export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
-  const timeoutMs = Math.round(options.timeoutSeconds * 1000);
+  const timeoutMs = Math.max(1, Math.round(options.timeoutSeconds * 1000));
   const env = options.env;
   // Node's fetch ignores proxy variables; undici's EnvHttpProxyAgent honours them (and NO_PROXY).
   const dispatcher = new EnvHttpProxyAgent({

@@ -73,6 +73,14 @@ describe('plants create (remote)', () => {
     expect(t.stderr()).toBe('');
   });
 
+  it.each([429, 503])('reports a final %i as the service unavailable, nothing created (exit 4)', async (status) => {
+    service.answer({ status, body: '{"error":1009,"message":"busy"}' });
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(4);
+    expect(t.stderr()).toBe(`error: the service is unavailable (HTTP ${status}): busy; nothing was created\n`);
+    expect(service.requests).toHaveLength(1);
+  });
+
   it.each([401, 403])('reports %i as an authentication error with a hint to log in (exit 3)', async (status) => {
     service.answer({ status, body: '{"error":1006,"message":"bad token"}' });
     const t = await remote();

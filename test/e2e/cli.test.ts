@@ -65,6 +65,9 @@ describe('bin/plants.js', () => {
     expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(4);
     expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1' })).code).toBe(4);
     expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_DEBUG: '1' })).code).toBe(4);
+    // A mistyped flag must not echo the secret typed after it.
+    expect((await record(['create', '--id', '1', '--name', 'Fern', `--tokn=${TOKEN}`])).code).toBe(2);
+    expect((await record(['login', `--tokne=${TOKEN}`, '--json'])).code).toBe(2);
     expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     for (const output of outputs) expect(output).not.toContain(TOKEN);
   });
@@ -78,6 +81,16 @@ describe('bin/plants.js', () => {
     expect(noColor.stderr).toBe('error: a plant with id 1 already exists\n');
     const flag = await runPlants([...args, '--no-color'], isolatedEnv(home, { FORCE_COLOR: '1' }));
     expect(flag.stderr).toBe('error: a plant with id 1 already exists\n');
+  });
+
+  it('shows help, and exits 2, when a command is missing', async () => {
+    const home = await tempDir();
+    for (const args of [[], ['config']]) {
+      const result = await runPlants(args, isolatedEnv(home));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Usage: plants');
+      expect(result.stderr).not.toContain('error:');
+    }
   });
 
   it('answers a usage error with a hint, exit 2, and a JSON document under --json', async () => {

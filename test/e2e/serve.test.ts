@@ -89,6 +89,20 @@ describe('plants create against a real plants serve', () => {
     expect(code).toBe(0);
   });
 
+  it('keeps serving when the reader of its log goes away', async () => {
+    const home = await tempDir();
+    const child = startPlants(['serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')], isolatedEnv(home));
+    const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+    child.stderr!.destroy(); // the log's reader is gone: every log line now meets a broken pipe
+    const post = (id: number) =>
+      request(`${line.trim()}/plants`, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: `{"id":${id},"name":"x"}` });
+    for (const id of [1, 2, 3]) expect((await post(id)).statusCode).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(0);
+    expect((await new FileStore(join(home, 's.json')).read()).size).toBe(3);
+  });
+
   it('accepts the tokens of PLANTS_SERVER_TOKENS', async () => {
     const home = await tempDir();
     const child = startPlants(['serve', '--port', '0', '--store', join(home, 's.json'), '--quiet'], isolatedEnv(home, { PLANTS_SERVER_TOKENS: 'first-token, second-token' }));

@@ -25,7 +25,7 @@ export function defineCreate(program: Command, dispatch: Dispatch): void {
     .option('--store <path>', 'with --local: the store file (default: $PLANTS_STORE, config, or the data directory)')
     .option('--base-url <url>', 'service address (default: $PLANTS_BASE_URL, config, or http://127.0.0.1:8080)')
     .option('--token <token>', 'bearer token (prefer plants login: flags end up in shell history)')
-    .option('--timeout <seconds>', 'seconds to wait to connect, and for an answer (default 30)')
+    .option('--timeout <seconds>', 'seconds to wait for the whole exchange: connecting, sending, the answer (default 30)')
     .option('--json', 'print the created plant, or the failure, as one JSON document on stdout')
     .addHelpText('after', '\nExamples:\n  plants create --id 1 --name Fern --tag herb\n  plants create --local --id 9223372036854775807 --name Oak --json')
     .action((raw: Record<string, string | boolean | undefined>) => dispatch('create', toCreateOptions(raw)));
