@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage, request as httpRequest } from 'node:http';
 import { PlantsError } from '../core/errors.js';
 import { encodePlant } from '../core/plant-line.js';
 import { MAX_ANSWER_BYTES, readAnswer, transportError } from './answer.js';
@@ -11,9 +10,10 @@ import type { PlantsClient, PlantsClientOptions } from './plants-client.js';
  * holds a finished process ~75 ms more; the npm undici package costs ~90 ms to load.) --timeout
  * bounds the whole exchange: connecting, sending, the answer. Redirects are not followed.
  */
-export function createHttpClient(options: PlantsClientOptions): PlantsClient {
+export async function createHttpClient(options: PlantsClientOptions): Promise<PlantsClient> {
   const url = `${options.baseUrl}/plants`;
-  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  // node:https (and TLS with it) is loaded only for an https service.
+  const { request } = (url.startsWith('https:') ? await import('node:https') : await import('node:http')) as { request: typeof httpRequest };
   const post = (body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const outgoing = request(

@@ -34,5 +34,5 @@ export async function createPlantsClient(options: PlantsClientOptions): Promise<
   const needsUndici =
     (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || PROXY_VARIABLES.some((name) => (options.env[name] ?? '') !== '');
   if (needsUndici) return (await import('./undici-client.js')).createUndiciClient(options);
-  return (await import('./http-client.js')).createHttpClient(options);
+  return await (await import('./http-client.js')).createHttpClient(options);
 }
