@@ -108,6 +108,12 @@ export class FileStore implements PlantStore {
     });
   }
 
+  /** Closes the journal file kept open between appends (the store stays usable: it reopens). */
+  async close(): Promise<void> {
+    await this.queue;
+    await this.appender.close();
+  }
+
   /** Every plant on disk now (store file and journal), read without the lock. */
   async read(): Promise<Map<bigint, NewPlant>> {
     const plants = new Map<bigint, NewPlant>();

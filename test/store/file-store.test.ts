@@ -143,6 +143,7 @@ describe('the file store with a journal (plants serve)', () => {
     expect([...decodeStore(await readFile(path, 'utf8'), path).keys()]).toEqual([1n, 2n]);
     expect(await server.addAll([{ id: 2n, name: 'x' }, { id: 3n, name: 'server again' }])).toEqual(['duplicate', 'added']);
     expect([...(await local.read()).keys()]).toEqual([1n, 2n, 3n]);
+    await server.close();
   });
 
   it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
@@ -152,6 +153,7 @@ describe('the file store with a journal (plants serve)', () => {
     expect([...(await store.read()).keys()]).toEqual([1n]);
     await store.addAll([{ id: 3n, name: 'next' }]);
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
+    await store.close();
   });
 
   it('skips journal lines the store file already holds (a crash between compaction and removing the journal)', async () => {
@@ -195,6 +197,7 @@ describe('the file store with a journal (plants serve)', () => {
     // Another writer gets its turn, and the server sees what it wrote.
     await new FileStore(path).addAll([{ id: 3n, name: 'c' }]);
     expect(await server.addAll([{ id: 3n, name: 'again' }, { id: 4n, name: 'd' }])).toEqual(['duplicate', 'added']);
+    await server.close();
   });
 
   it('runs concurrent calls on one instance one at a time', async () => {
@@ -203,6 +206,7 @@ describe('the file store with a journal (plants serve)', () => {
     const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])));
     expect(outcomes.flat().filter((outcome) => outcome === 'added')).toHaveLength(10);
     expect((await new FileStore(path).read()).size).toBe(10);
+    await store.close();
   });
 
   it('compacts on its own once the journal is large', async () => {
@@ -213,6 +217,7 @@ describe('the file store with a journal (plants serve)', () => {
     }
     expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(10_000);
     expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1000);
+    await store.close();
   });
 });
 
@@ -241,8 +246,9 @@ describe('reading a store file edited by hand', () => {
     const path = join(await tempDir(), 'plants.json');
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n  ]\n}\n');
     await new FileStore(path).addAll([{ id: 1n, name: 'Fern' }]);
-    await new FileStore(path, { journal: true }).addAll([{ id: 2n, name: 'Oak' }]);
-    await new FileStore(path, { journal: true }).compact();
+    const server = new FileStore(path, { journal: true });
+    await server.addAll([{ id: 2n, name: 'Oak' }]);
+    await server.compact();
     expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
   });
 

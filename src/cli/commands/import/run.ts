@@ -97,8 +97,12 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
 
 /** Batches go to the store's journal; at the end, the store file is made whole again. */
 async function importLocal(rows: AsyncIterable<Row>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
-  await importIntoStore(rows, store, tally, importSettings);
-  if (tally.stoppedBy === undefined) await store.compact();
+  try {
+    await importIntoStore(rows, store, tally, importSettings);
+    if (tally.stoppedBy === undefined) await store.compact();
+  } finally {
+    await store.close();
+  }
 }
 
 /** A dry run's store: importIntoStore never writes under --dry-run. */

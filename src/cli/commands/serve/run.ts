@@ -50,6 +50,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   await store.drain();
   // Leave the store file whole on its own, as every other command does.
   await fileStore.compact();
+  await fileStore.close();
   stderr.write('plants serve: stopped\n');
   return { stoppedBy: signal };
 }
