@@ -12,14 +12,26 @@ export function encodePlant(plant: NewPlant): string {
 
 const CANONICAL_START = /^\{"id":(-?[0-9]+),"name":"/;
 
+// A canonical line whose strings hold no escape: its text is its value, character for character.
+// The id has no leading zero, no plus, no "-0", as the encoder writes it.
+const PLAIN_LINE = /^\{"id":(0|-?[1-9][0-9]*),"name":"([^"\\]*)"(?:,"tag":"([^"\\]*)")?\}$/;
+// The encoder escapes a lone surrogate, so a line holding one raw is not canonical.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
- * The plant of a line in canonical form, read fast: the native JSON.parse for the strings, the id
- * exactly from the text, the NewPlant rules checked directly (isValidText, the int64 bounds), and
- * the line must re-encode to itself, so it cannot mean anything else. Undefined for any other
- * line, valid or not: the caller then reads it with the lossless parser and the schema, which also
- * say precisely what is wrong.
+ * The plant of a line in canonical form, read fast and exactly: the NewPlant rules checked
+ * directly (isValidText, the int64 bounds), and only a line the encoder would write accepted, so
+ * it cannot mean anything else. A line without escapes is taken apart by one regular expression;
+ * any other goes through the native JSON.parse and must re-encode to itself. Undefined for any
+ * other line, valid or not: the caller then reads it with the lossless parser and the schema,
+ * which also say precisely what is wrong.
  */
 export function canonicalPlant(line: string): NewPlant | undefined {
+  const plain = PLAIN_LINE.exec(line);
+  if (plain !== null && !LONE_SURROGATE.test(line)) {
+    const [, idText, name, tag] = plain as unknown as [string, string, string, string | undefined];
+    return valid(BigInt(idText), name, tag);
+  }
   const start = CANONICAL_START.exec(line);
   if (start === null) return undefined;
   let parsed: { name?: unknown; tag?: unknown };
@@ -28,9 +40,11 @@ export function canonicalPlant(line: string): NewPlant | undefined {
   } catch {
     return undefined;
   }
-  const id = BigInt(start[1] as string);
-  const { name, tag } = parsed;
+  const plant = valid(BigInt(start[1] as string), parsed.name, parsed.tag);
+  return plant !== undefined && encodePlant(plant) === line ? plant : undefined;
+}
+
+function valid(id: bigint, name: unknown, tag: unknown): NewPlant | undefined {
   if (id < INT64_MIN || id > INT64_MAX || !isValidText(name) || (tag !== undefined && !isValidText(tag))) return undefined;
-  const plant: NewPlant = tag === undefined ? { id, name } : { id, name, tag };
-  return encodePlant(plant) === line ? plant : undefined;
+  return tag === undefined ? { id, name } : { id, name, tag };
 }

@@ -12,7 +12,7 @@ import type { ImportSettings } from './settings.js';
  * of N rows costs O(N), and memory holds one batch, not the input. A kill leaves every finished
  * batch stored and nothing of the rest.
  */
-export async function importIntoStore(rows: AsyncIterable<Row>, store: PlantStore, tally: ImportTally, settings: ImportSettings, batchSize = 10_000): Promise<void> {
+export async function importIntoStore(rows: AsyncIterable<Row[]>, store: PlantStore, tally: ImportTally, settings: ImportSettings, batchSize = 10_000): Promise<void> {
   let batch: ValidRow[] = [];
   const flush = async () => {
     const sending = batch;
@@ -45,10 +45,12 @@ export async function importIntoStore(rows: AsyncIterable<Row>, store: PlantStor
   };
 
   try {
-    for await (const row of rows) {
-      if (admit(row, tally, settings)) {
-        batch.push(row);
-        if (batch.length >= batchSize) await flush();
+    for await (const run of rows) {
+      for (const row of run) {
+        if (admit(row, tally, settings)) {
+          batch.push(row);
+          if (batch.length >= batchSize) await flush();
+        }
       }
     }
   } finally {

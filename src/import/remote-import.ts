@@ -12,21 +12,34 @@ import type { ImportSettings } from './settings.js';
  * concurrency, not the input. What stops the import: a refused token (no row can succeed), the
  * service gone or outside the contract, or any failure under --fail-fast.
  */
-export async function importThroughService(rows: AsyncIterable<Row>, client: PlantsClient, tally: ImportTally, settings: ImportSettings, concurrency: number): Promise<void> {
+export async function importThroughService(rows: AsyncIterable<Row[]>, client: PlantsClient, tally: ImportTally, settings: ImportSettings, concurrency: number): Promise<void> {
   const input = rows[Symbol.asyncIterator]();
   let inputFailure: { error: unknown } | undefined;
-  const nextRow = async () => {
-    if (inputFailure !== undefined) return undefined;
+  let ready: Row[] = [];
+  let position = 0;
+  let reading: Promise<boolean> | undefined;
+  // One read of the input at a time, however many workers wait for rows: each row goes to one worker.
+  const refill = async () => {
     try {
       const next = await input.next();
-      return next.done === true ? undefined : next.value;
+      if (next.done === true) return false;
+      ready = next.value;
+      position = 0;
+      return true;
     } catch (error) {
       inputFailure ??= { error };
-      return undefined;
+      return false;
     }
   };
+  const nextRow = async (): Promise<Row | undefined> => {
+    while (position >= ready.length) {
+      if (inputFailure !== undefined) return undefined;
+      reading ??= refill().finally(() => (reading = undefined));
+      if (!(await reading)) return undefined;
+    }
+    return ready[position++];
+  };
   const worker = async () => {
-    // Concurrent next() calls on an async generator are queued: each row goes to one worker.
     for (let row = await nextRow(); row !== undefined; row = await nextRow()) await importRow(row, client, tally, settings);
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

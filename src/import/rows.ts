@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { text } from 'node:stream/consumers';
 import { parse as parseCsv } from 'csv-parse';
 import { isPlantsError, PlantsError } from '../core/errors.js';
@@ -33,8 +33,11 @@ export interface InvalidRow {
   plant?: undefined;
 }
 
-/** The rows of an input, streamed (JSON arrays excepted: they are read whole). */
-export function readRows(input: Readable, format: Format): AsyncIterable<Row> {
+/**
+ * The rows of an input, streamed (JSON arrays excepted: they are read whole), in runs of rows:
+ * a promise per run rather than per row, which at a hundred thousand rows a second matters.
+ */
+export function readRows(input: Readable, format: Format): AsyncIterable<Row[]> {
   switch (format) {
     case 'ndjson':
       return ndjsonRows(input);
@@ -60,30 +63,45 @@ function validated(at: RowPlace, raw: unknown, parse: () => NewPlant): Row {
   }
 }
 
-async function* ndjsonRows(input: Readable): AsyncIterable<Row> {
+async function* ndjsonRows(input: Readable): AsyncIterable<Row[]> {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
   let line = 0;
-  for await (const textLine of createInterface({ input, crlfDelay: Infinity })) {
-    line += 1;
-    const source = line === 1 ? textLine.replace(/^\uFEFF/, '') : textLine;
-    if (source.trim() === '') continue;
-    const fast = canonicalPlant(source);
-    if (fast !== undefined) {
-      yield { at: { line }, plant: fast };
-      continue;
+  const rowsOf = (lines: string[]) => {
+    const rows: Row[] = [];
+    for (const text of lines) {
+      line += 1;
+      const row = ndjsonRow(line === 1 ? text.replace(/^\uFEFF/, '') : text, line);
+      if (row !== undefined) rows.push(row);
     }
-    let value: unknown;
-    try {
-      value = parseJson(source);
-    } catch (error) {
-      const message = `line ${line} is not JSON (${(error as Error).message}): ${printable(source, 80)}`;
-      yield { at: { line }, raw: source, error: new PlantsError('malformed_json', message) };
-      continue;
-    }
-    yield validated({ line }, value, () => parseNewPlant(value));
+    return rows;
+  };
+  for await (const chunk of input) {
+    const lines = (partial + decoder.write(chunk as Buffer)).split('\n');
+    partial = lines.pop() as string;
+    yield rowsOf(lines);
   }
+  partial += decoder.end();
+  if (partial !== '') yield rowsOf([partial]);
 }
 
-async function* csvRows(input: Readable): AsyncIterable<Row> {
+/** One NDJSON line as a row: the fast exact path for a canonical line, else the lossless parser. */
+function ndjsonRow(text: string, line: number): Row | undefined {
+  const source = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (source.trim() === '') return undefined;
+  const fast = canonicalPlant(source);
+  if (fast !== undefined) return { at: { line }, plant: fast };
+  let value: unknown;
+  try {
+    value = parseJson(source);
+  } catch (error) {
+    const message = `line ${line} is not JSON (${(error as Error).message}): ${printable(source, 80)}`;
+    return { at: { line }, raw: source, error: new PlantsError('malformed_json', message) };
+  }
+  return validated({ line }, value, () => parseNewPlant(value));
+}
+
+async function* csvRows(input: Readable): AsyncIterable<Row[]> {
   const parser = input.pipe(parseCsv({ bom: true, info: true, raw: true, skip_empty_lines: true, relax_column_count: true }));
   let columns: { id: number; name: number; tag: number | undefined; count: number } | undefined;
   try {
@@ -100,10 +118,10 @@ async function* csvRows(input: Readable): AsyncIterable<Row> {
       const raw = { ...fields, id: /^[+-]?\d+$/.test(fields.id ?? '') ? BigInt(fields.id as string) : fields.id };
       if (record.length !== columns.count) {
         const message = `line ${line} has ${record.length} fields, the header has ${columns.count}`;
-        yield { at: { line }, raw, error: new PlantsError('invalid_plant', message, { issues: [{ path: 'row', message }] }) };
+        yield [{ at: { line }, raw, error: new PlantsError('invalid_plant', message, { issues: [{ path: 'row', message }] }) }];
         continue;
       }
-      yield validated({ line }, raw, () => parseNewPlantText(fields));
+      yield [validated({ line }, raw, () => parseNewPlantText(fields))];
     }
   } catch (error) {
     if (isPlantsError(error)) throw error;
@@ -123,7 +141,7 @@ function header(record: string[]): { id: number; name: number; tag: number | und
   return { id, name, tag: tag === -1 ? undefined : tag, count: record.length };
 }
 
-async function* jsonArrayRows(input: Readable): AsyncIterable<Row> {
+async function* jsonArrayRows(input: Readable): AsyncIterable<Row[]> {
   let document: unknown;
   try {
     document = parseJson((await text(input)).replace(/^\uFEFF/, ''));
@@ -131,7 +149,6 @@ async function* jsonArrayRows(input: Readable): AsyncIterable<Row> {
     throw unreadable(`not valid JSON (${(error as Error).message})`);
   }
   if (!Array.isArray(document)) throw unreadable('a JSON input must be an array of plants: use NDJSON for one plant per line');
-  for (const [index, value] of document.entries()) {
-    yield validated({ index }, value, () => parseNewPlant(value));
-  }
+  const rows = document.map((value: unknown, index: number) => validated({ index }, value, () => parseNewPlant(value)));
+  for (let start = 0; start < rows.length; start += 10_000) yield rows.slice(start, start + 10_000);
 }

@@ -20,7 +20,10 @@ export interface FileStoreOptions {
   journal?: boolean;
 }
 
-/** A journal is folded into the store file once it holds this many plants, and at least half the store. */
+/**
+ * A journal is folded into the store file when it would hold more than this many plants and more
+ * than the store file: folds come at doubling sizes, so their cost stays O(plants) in all.
+ */
 const COMPACT_AT = 10_000;
 
 /**
@@ -90,7 +93,7 @@ export class FileStore implements PlantStore {
       });
       if (added.length === 0) return outcomes;
       const journalPlants = state.journalPlants + added.length;
-      if (this.options.journal === true && (journalPlants < COMPACT_AT || journalPlants < state.ids.size / 2)) {
+      if (this.options.journal === true && (journalPlants <= COMPACT_AT || journalPlants <= state.ids.size / 2)) {
         state.onDisk.journal = await this.appender.append(added, state.onDisk.journal, state.journalBytes);
         state.journalBytes = state.onDisk.journal.size;
         state.journalPlants = journalPlants;

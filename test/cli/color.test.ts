@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colorLevel } from '../../src/cli/output.js';
+import { colorLevel, thousands } from '../../src/cli/output.js';
 
 describe('colour', () => {
   it.each([
@@ -18,5 +18,18 @@ describe('colour', () => {
     [false, { FORCE_COLOR: '1' }, true, 0],
   ])('tty=%s env=%j --no-color=%s → level %i', (tty, env, flag, level) => {
     expect(colorLevel(tty, env, flag)).toBe(level);
+  });
+});
+
+describe('thousands', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [1234567, '1,234,567'],
+    [-1234, '-1,234'],
+    [12.6, '13'],
+  ])('%d is %s', (n, text) => {
+    expect(thousands(n)).toBe(text);
   });
 });

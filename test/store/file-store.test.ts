@@ -212,11 +212,16 @@ describe('the file store with a journal (plants serve)', () => {
   it('compacts on its own once the journal is large', async () => {
     const path = await tmpStore();
     const store = new FileStore(path, { journal: true });
-    for (let batch = 0; batch < 11; batch += 1) {
+    for (let batch = 0; batch < 10; batch += 1) {
       await store.addAll(Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(batch * 1000 + i), name: 'p' })));
     }
-    expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(10_000);
-    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1000);
+    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(10_000);
+    await store.addAll(Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(10_000 + i), name: 'p' })));
+    // Ten batches fit in the journal; the eleventh would make it larger than both the minimum
+    // and the store file, so everything is folded into the store file.
+    expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(11_000);
+    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
     await store.close();
   });
 });

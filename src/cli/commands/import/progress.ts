@@ -1,4 +1,5 @@
 import type { IOStreams } from '../../context.js';
+import { thousands } from '../../output.js';
 import type { ImportTally } from '../../../import/outcomes.js';
 
 /**
@@ -25,7 +26,7 @@ export async function startProgress(io: IOStreams, tally: ImportTally, totalByte
   const payload = () => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const rows = counts.read;
-    return { rows: rows.toLocaleString('en-US'), rate: Math.round(rows / seconds).toLocaleString('en-US'), failed: (counts.failed + counts.unknown).toLocaleString('en-US') };
+    return { rows: thousands(rows), rate: thousands(rows / seconds), failed: thousands(counts.failed + counts.unknown) };
   };
   bar.start(knownSize ? totalBytes : 1, 0, payload());
   const timer = setInterval(() => bar.update(knownSize ? bytesRead() : 0, payload()), 100);

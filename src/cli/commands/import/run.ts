@@ -96,7 +96,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
 }
 
 /** Batches go to the store's journal; at the end, the store file is made whole again. */
-async function importLocal(rows: AsyncIterable<Row>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
+async function importLocal(rows: AsyncIterable<Row[]>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
   try {
     await importIntoStore(rows, store, tally, importSettings);
     if (tally.stoppedBy === undefined) await store.compact();
@@ -110,7 +110,7 @@ const NOTHING: PlantStore = {
   addAll: () => Promise.reject(new Error('a dry run writes nothing')),
 };
 
-async function importRemote(rows: AsyncIterable<Row>, options: ImportOptions, settings: Settings, tally: ImportTally, importSettings: ImportSettings, ctx: Context): Promise<void> {
+async function importRemote(rows: AsyncIterable<Row[]>, options: ImportOptions, settings: Settings, tally: ImportTally, importSettings: ImportSettings, ctx: Context): Promise<void> {
   const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
   try {
     await importThroughService(rows, client, tally, importSettings, options.concurrency);

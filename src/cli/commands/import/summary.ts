@@ -1,12 +1,13 @@
 import { printable } from '../../../core/printable.js';
 import type { RowFailure } from '../../../import/outcomes.js';
 import type { IOStreams } from '../../context.js';
+import { thousands } from '../../output.js';
 import type { ImportResult } from './run.js';
 
 /** How many failures the human summary lists; --json and --report list them all. */
 const SHOWN_FAILURES = 20;
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = thousands;
 
 /** The end-of-import account, on stderr: what was created, skipped, failed, and what was not sent. */
 export function renderSummary(result: ImportResult, io: IOStreams): void {
