@@ -5,16 +5,12 @@ import type { AddOutcome, PlantStore } from '../core/store.js';
 export class MemoryStore implements PlantStore {
   readonly plants = new Map<bigint, NewPlant>();
 
+  /** Adds each plant whose id is free, in order: a later plant with an id taken earlier in the same call is a duplicate too. */
   async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
-    return addTo(this.plants, plants);
+    return plants.map((plant) => {
+      if (this.plants.has(plant.id)) return 'duplicate';
+      this.plants.set(plant.id, plant);
+      return 'added';
+    });
   }
-}
-
-/** Adds each plant whose id is free, in order; shared by every store so they agree on duplicates. */
-export function addTo(existing: Map<bigint, NewPlant>, plants: readonly NewPlant[]): AddOutcome[] {
-  return plants.map((plant) => {
-    if (existing.has(plant.id)) return 'duplicate';
-    existing.set(plant.id, plant);
-    return 'added';
-  });
 }
