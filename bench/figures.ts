@@ -163,22 +163,20 @@ async function createsPerSecond(server: Server, seconds: number): Promise<number
   return result['2xx'] / seconds;
 }
 
+/** Durable creates per second of a server started for this run alone. */
+async function measuredServer(start: () => Promise<Server>, seconds: number): Promise<number> {
+  const server = await start();
+  try {
+    return await createsPerSecond(server, seconds);
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function serveThroughput(sizes: Sizes): Promise<Figure> {
-  const ours = await plantsServe();
-  let oursRate: number;
-  try {
-    oursRate = await createsPerSecond(ours, sizes.serveSeconds);
-  } finally {
-    await ours.stop();
-  }
-  const bare = await bareServer();
-  let bareRate: number;
-  try {
-    bareRate = await createsPerSecond(bare, sizes.serveSeconds);
-  } finally {
-    await bare.stop();
-  }
-  return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', oursRate, bareRate, { op: '>=', value: 0.5, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
+  const ours = await measuredServer(plantsServe, sizes.serveSeconds);
+  const bare = await measuredServer(bareServer, sizes.serveSeconds);
+  return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', ours, bare, { op: '>=', value: 0.5, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
 }
 
 async function peakRss(args: string[], environment: NodeJS.ProcessEnv, dir: string): Promise<number> {

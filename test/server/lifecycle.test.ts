@@ -97,14 +97,16 @@ describe('listen and stopServer', () => {
   });
 });
 
+/** A server that waits 300 ms for headers and 600 ms for a whole request. */
+async function impatientServer() {
+  const server = createPlantServer({ store: new MemoryStore(), tokens: [TOKEN], limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+  const { port } = await listen(server, 0, '127.0.0.1');
+  return { server, port };
+}
+
 describe('timeouts against slow clients', () => {
   it('answers 408 with an Error body to a client whose headers never finish', async () => {
-    const server = createPlantServer({
-      store: new MemoryStore(),
-      tokens: [TOKEN],
-      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
-    });
-    const { port } = await listen(server, 0, '127.0.0.1');
+    const { server, port } = await impatientServer();
     try {
       const slow = await openSocket(port);
       const received = readUntilClosed(slow);
@@ -120,12 +122,7 @@ describe('timeouts against slow clients', () => {
   });
 
   it('does not let a body that trickles in hold the server past the request timeout', async () => {
-    const server = createPlantServer({
-      store: new MemoryStore(),
-      tokens: [TOKEN],
-      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
-    });
-    const { port } = await listen(server, 0, '127.0.0.1');
+    const { server, port } = await impatientServer();
     try {
       const slow = await openSocket(port);
       const received = readUntilClosed(slow);
