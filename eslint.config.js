@@ -6,11 +6,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['bin/**/*.js', 'bench/**/*.{mjs,cjs}', 'test/**/*.mjs'],
+    files: ['bin/**/*.cjs', 'bench/**/*.{mjs,cjs}', 'test/**/*.{mjs,cjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', require: 'readonly' } },
   },
-  // A preload for measured processes (NODE_OPTIONS=--require) must be CommonJS.
-  { files: ['bench/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // CommonJS files: the executable, and preloads for measured processes (node --require).
+  { files: ['bin/**/*.cjs', 'bench/**/*.cjs', 'test/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['src/core/**/*.ts'],
     rules: {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = `${ROOT}bin/plants.js`;
+export const BIN = `${ROOT}bin/plants.cjs`;
 
 export interface Run {
   ms: number;

@@ -15,7 +15,7 @@ afterAll(async () => {
   await service.close();
 });
 
-describe('bin/plants.js', () => {
+describe('bin/plants.cjs', () => {
   it('prints its version and help, exit 0', async () => {
     const home = await tempDir();
     const version = await runPlants(['--version'], isolatedEnv(home));

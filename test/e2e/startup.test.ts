@@ -1,27 +1,34 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 
-const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.mjs', import.meta.url));
+const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.cjs', import.meta.url));
 
-/**
- * The source modules a real run of bin/plants.js loads: the files of dist/ it loads, and in them
- * the `// src/…` and `// node_modules/…` comments by which the bundler marks each module it took in.
- */
-async function modulesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What a real run of bin/plants.cjs loads: its files of dist/, and Node's built-in modules. */
+async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<{ files: string[]; builtins: string[] }> {
   const home = await tempDir();
   const log = join(home, 'modules.log');
   const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
-  const child = spawn(process.execPath, ['--import', RECORDER, BIN, ...args], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: 'ignore' });
   await new Promise((resolve) => child.on('close', resolve));
-  const files = (await readFile(log, 'utf8')).trim().split('\n').filter((url) => url.startsWith('file:') && url.includes('/dist/'));
+  const loaded = (await readFile(log, 'utf8')).trim().split('\n');
+  const files = loaded.filter((path) => path.includes('/dist/'));
+  expect(files.length).toBeGreaterThan(0);
+  return { files, builtins: loaded.filter((name) => name.startsWith('node:')) };
+}
+
+/** The source modules a run loads: the sources named by the source maps of the dist/ files it loads. */
+async function modulesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
   const sources = new Set<string>();
-  for (const file of files) {
-    for (const [, source] of (await readFile(fileURLToPath(file), 'utf8')).matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)) sources.add(source as string);
+  for (const file of (await loadedBy(args, extraEnv)).files) {
+    const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) sources.add(relative(ROOT, resolvePath(dirname(file), source)));
   }
   return [...sources];
 }
@@ -35,6 +42,12 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /node_modules\/(zod|conf|ajv|undici|chalk|lossless-json|proper-lockfile)\//)).toEqual([]);
     // import/formats.ts is the table of formats the import command's flags accept: no dependencies.
     expect(matching(modules, /src\/(server|client|store|import\/(?!formats\.ts))|\/run\.ts$/)).toEqual([]);
+  });
+
+  it('--version loads neither child_process (commander wants it only for executable subcommands) nor a stdin stream', async () => {
+    const { builtins } = await loadedBy(['--version']);
+    expect(builtins).toContain('node:tty');
+    expect(builtins.filter((name) => /^node:(child_process|internal\/fs\/streams)$/.test(name))).toEqual([]);
   });
 
   it('create --local loads the store but not the HTTP stack or the server', async () => {

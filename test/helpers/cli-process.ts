@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/plants.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/plants.cjs', import.meta.url));
 
 export interface ProcessResult {
   code: number | null;
@@ -25,12 +25,12 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): R
   };
 }
 
-/** Starts the real bin/plants.js (compiled JS, as installed). */
+/** Starts the real bin/plants.cjs (compiled JS, as installed). */
 export function startPlants(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-/** Runs the real bin/plants.js to the end, feeding `input` on stdin. */
+/** Runs the real bin/plants.cjs to the end, feeding `input` on stdin. */
 export function runPlants(args: string[], env: Record<string, string>, input = ''): Promise<ProcessResult> {
   const child = startPlants(args, env);
   return finished(child, input);
