@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
@@ -5,6 +6,27 @@ import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
 
 /** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * An answer's body as text, read up to MAX_ANSWER_BYTES. Events, not `for await`: an import reads
+ * thousands of answers a second, and an async iterator per answer costs the client CPU that a
+ * server on the same machine then lacks.
+ */
+export function readBody(body: Readable, status: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        body.destroy();
+        reject(new PlantsError('bad_response', `the service answered HTTP ${status} with a body over ${MAX_ANSWER_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', reject);
+  });
+}
 
 const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a token the service accepts';
 

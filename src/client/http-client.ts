@@ -1,7 +1,7 @@
-import type { IncomingMessage, request as httpRequest } from 'node:http';
+import type { request as httpRequest } from 'node:http';
 import { PlantsError } from '../core/errors.js';
 import { encodePlant } from '../core/plant-line.js';
-import { MAX_ANSWER_BYTES, readAnswer, transportError } from './answer.js';
+import { readAnswer, readBody, transportError } from './answer.js';
 import type { PlantsClient, PlantsClientOptions } from './plants-client.js';
 
 /**
@@ -29,7 +29,7 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
           },
           signal: AbortSignal.timeout(Math.max(1, Math.round(options.timeoutSeconds * 1000))),
         },
-        (response) => readLimited(response).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
+        (response) => readBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
       );
       outgoing.on('error', reject);
       outgoing.end(body);
@@ -47,20 +47,4 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
     },
     async close() {},
   };
-}
-
-function readLimited(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) {
-        response.destroy();
-        reject(new PlantsError('bad_response', `the service answered HTTP ${response.statusCode} with a body over ${MAX_ANSWER_BYTES} bytes`));
-      } else chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', reject);
-  });
 }

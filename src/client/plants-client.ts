@@ -25,14 +25,18 @@ export interface PlantsClient {
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
 
+/** Whether the environment names a proxy (NO_PROXY alone names none). */
+export function usesProxy(env: PlantsClientOptions['env']): boolean {
+  return PROXY_VARIABLES.some((name) => (env[name] ?? '') !== '');
+}
+
 /**
  * The HTTP client for these options. One plain POST (a `plants create`) goes through node:http:
  * the npm undici package costs ~90 ms to load, most of a create's time. Anything more (a proxy
  * from the environment, a pool of connections, retries) loads undici.
  */
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
-  const needsUndici =
-    (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || PROXY_VARIABLES.some((name) => (options.env[name] ?? '') !== '');
+  const needsUndici = (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || usesProxy(options.env);
   if (needsUndici) return (await import('./undici-client.js')).createUndiciClient(options);
   return await (await import('./http-client.js')).createHttpClient(options);
 }

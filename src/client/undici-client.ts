@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EnvHttpProxyAgent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent } from 'undici';
 import { PlantsError } from '../core/errors.js';
 import { encodePlant } from '../core/plant-line.js';
-import { MAX_ANSWER_BYTES, readAnswer, transportError } from './answer.js';
-import type { PlantsClient, PlantsClientOptions } from './plants-client.js';
+import { readAnswer, readBody, transportError } from './answer.js';
+import { usesProxy, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
 
 /**
@@ -14,24 +14,32 @@ import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './r
 export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
   const timeoutMs = Math.max(1, Math.round(options.timeoutSeconds * 1000));
   const env = options.env;
+  const pool = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: options.connections ?? 1 };
   // Node's fetch ignores proxy variables; undici's EnvHttpProxyAgent honours them (and NO_PROXY).
-  const dispatcher = new EnvHttpProxyAgent({
-    httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
-    httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy ?? '',
-    noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connections: options.connections ?? 1,
-  });
+  // Without one, a plain Agent: the proxy agent would take every request's URL apart to choose.
+  const dispatcher = usesProxy(env)
+    ? new EnvHttpProxyAgent({
+        ...pool,
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy ?? '',
+        noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
+      })
+    : new Agent(pool);
   const url = `${options.baseUrl}/plants`;
-  const retry = options.retry ?? NO_RETRY;
-  const headers = {
-    authorization: `Bearer ${options.token}`,
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': options.userAgent,
+  const target = new URL(url);
+  // Taken apart once, not for each of an import's thousands of requests.
+  const post = {
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: 'POST' as const,
+    headers: {
+      authorization: `Bearer ${options.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': options.userAgent,
+    },
   };
+  const retry = options.retry ?? NO_RETRY;
 
   return {
     async createPlant(plant) {
@@ -40,8 +48,8 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
         const lastTry = attempt >= retry.tries;
         let answer: { status: number; text: string; retryAfter: string | string[] | undefined };
         try {
-          const response = await request(url, { method: 'POST', dispatcher, headers, body });
-          answer = { status: response.statusCode, text: await readLimited(response.body, response.statusCode), retryAfter: response.headers['retry-after'] };
+          const response = await dispatcher.request({ ...post, body });
+          answer = { status: response.statusCode, text: await readBody(response.body, response.statusCode), retryAfter: response.headers['retry-after'] };
         } catch (error) {
           if (error instanceof PlantsError) throw error;
           if (lastTry || !isRetryableError(error)) throw transportError(error, url, options.timeoutSeconds);
@@ -56,19 +64,4 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
       await dispatcher.close();
     },
   };
-}
-
-async function readLimited(stream: AsyncIterable<Buffer> & { destroy(): void }, status: number): Promise<string> {
-  // Answers bigger than this are not a Plant or an Error; stop reading rather than fill memory.
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      stream.destroy();
-      throw new PlantsError('bad_response', `the service answered HTTP ${status} with a body over ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -107,6 +107,13 @@ describe('plants create (remote)', () => {
     expect(t.stderr()).not.toMatch(/\n\s+at /);
   });
 
+  it('stops reading an answer too big to be a Plant (exit 4)', async () => {
+    service.answer({ status: 200, body: 'x'.repeat(2 * 1024 * 1024) });
+    const t = await remote();
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(4);
+    expect(t.stderr()).toContain('error: the service answered HTTP 200 with a body over 1048576 bytes');
+  });
+
   it('gives up on a slow answer after --timeout, saying the plant may exist (exit 4)', async () => {
     service.answer({ status: 200, body: '{"name":"Fern"}', delayMs: 3000 });
     const t = await remote();

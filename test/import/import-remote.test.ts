@@ -107,6 +107,17 @@ describe('plants import (remote)', () => {
     expect(summary.stoppedBy).toMatchObject({ code: 'auth_refused' });
   });
 
+  it('stops on an answer too big to be a Plant (exit 4), counting the rows sent as unknown', async () => {
+    fake = await fakeService();
+    fake.answer({ status: 200, body: 'x'.repeat(2 * 1024 * 1024) });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    await writeFile(join(t.dir, 'p.ndjson'), ndjson(3));
+    expect(await t.run('import', join(t.dir, 'p.ndjson'), '--concurrency', '2', '--json')).toBe(4);
+    const summary = JSON.parse(t.stdout());
+    expect(summary.stoppedBy).toMatchObject({ code: 'bad_response', message: 'the service answered HTTP 200 with a body over 1048576 bytes' });
+    expect(summary.counts).toMatchObject({ created: 0, unknown: fake.requests.length });
+  });
+
   it('stops when the service goes away (exit 4), with an account that matches the store', async () => {
     const home = await tempDir();
     server = await startServer(home);
