@@ -2,11 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['bin/**/*.cjs', 'bench/**/*.{mjs,cjs}', 'test/**/*.{mjs,cjs}'],
+    files: ['build.mjs', 'bin/**/*.cjs', 'bench/**/*.{mjs,cjs}', 'test/**/*.{mjs,cjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', require: 'readonly' } },
   },
   // CommonJS files: the executable, and preloads for measured processes (node --require).

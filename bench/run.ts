@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { createLocal, createRemote, FULL, importLocal, importVsPool, importVsShellLoop, memory, QUICK, serveThroughput, startup, type Figure } from './figures.js';
+import { buildFloors } from './lib/floors.js';
 import { ROOT } from './lib/process.js';
 
 const quick = process.argv.includes('--quick');
@@ -17,9 +18,10 @@ async function measure(name: string, work: () => Promise<Figure | Figure[]>): Pr
   figures.push(...(Array.isArray(result) ? result : [result]));
 }
 
-await measure('start-up', () => startup(sizes));
-await measure('create --local', () => createLocal(sizes));
-await measure('create against plants serve', () => createRemote(sizes));
+const floors = await buildFloors();
+await measure('start-up', () => startup(sizes, floors.version));
+await measure('create --local', () => createLocal(sizes, floors['create-local']));
+await measure('create against plants serve', () => createRemote(sizes, floors['create-remote']));
 let importRate = 0;
 await measure('import against plants serve', async () => {
   const { vsPool, rowsPerSecond } = await importVsPool(sizes);
@@ -40,8 +42,9 @@ const rows = figures.map((f) => [
   f.baseline === null ? '—' : `${f.ratio.toFixed(2)}×`,
   `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
   f.met ? 'yes' : 'NO',
+  f.floor === undefined || f.baseline === null ? '' : `${number(f.floor)} ${f.unit} (${(f.floor / f.baseline).toFixed(2)}×)`,
 ]);
-const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met'];
+const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met', 'floor (ratio)'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
 const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] as number)).join(' | ')} |`;
 const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');

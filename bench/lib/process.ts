@@ -40,19 +40,13 @@ export function median(values: number[]): number {
 }
 
 /**
- * Median wall times of `ours` and `baseline`, run alternately after a warm-up, so that whatever
- * else the shared machine does falls on both alike.
+ * Median wall times of each runner (ours, the baseline, a floor), run in turn after a warm-up, so
+ * that whatever else the shared machine does falls on all alike.
  */
-export async function compareTimes(runs: number, warmup: number, ours: (i: number) => Promise<Run>, baseline: (i: number) => Promise<Run>): Promise<{ ours: number; baseline: number }> {
-  for (let i = 0; i < warmup; i += 1) {
-    await ours(-1 - i);
-    await baseline(-1 - i);
-  }
-  const oursMs: number[] = [];
-  const baselineMs: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    oursMs.push((await ours(i)).ms);
-    baselineMs.push((await baseline(i)).ms);
-  }
-  return { ours: median(oursMs), baseline: median(baselineMs) };
+export async function compareTimes<K extends string>(runs: number, warmup: number, runners: Record<K, (i: number) => Promise<Run>>): Promise<Record<K, number>> {
+  const names = Object.keys(runners) as K[];
+  for (let i = 0; i < warmup; i += 1) for (const name of names) await runners[name](-1 - i);
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < runs; i += 1) for (const name of names) times[name].push((await runners[name](i)).ms);
+  return Object.fromEntries(names.map((name) => [name, median(times[name])])) as Record<K, number>;
 }
