@@ -95,7 +95,7 @@ function ndjsonRow(text: string, line: number): Row | undefined {
   try {
     value = parseJson(source);
   } catch (error) {
-    const message = `line ${line} is not JSON (${(error as Error).message}): ${printable(source, 80)}`;
+    const message = `not JSON (${(error as Error).message}): ${printable(source, 80)}`;
     return { at: { line }, raw: source, error: new PlantsError('malformed_json', message) };
   }
   return validated({ line }, value, () => parseNewPlant(value));
@@ -117,8 +117,9 @@ async function* csvRows(input: Readable): AsyncIterable<Row[]> {
       const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
       const raw = { ...fields, id: /^[+-]?\d+$/.test(fields.id ?? '') ? BigInt(fields.id as string) : fields.id };
       if (record.length !== columns.count) {
-        const message = `line ${line} has ${record.length} fields, the header has ${columns.count}`;
-        yield [{ at: { line }, raw, error: new PlantsError('invalid_plant', message, { issues: [{ path: 'row', message }] }) }];
+        // The row's line is reported beside the message (the summary, --report): not in it again.
+        const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
+        yield [{ at: { line }, raw, error: new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }) }];
         continue;
       }
       yield [validated({ line }, raw, () => parseNewPlantText(fields))];

@@ -66,7 +66,7 @@ describe('plants import --local', () => {
     expect(t.stderr()).toContain(': 2 created, 0 skipped, 5 failed\n');
     expect(t.stderr()).toContain('  line 2 (id 2): name must not be empty\n');
     expect(t.stderr()).toContain('  line 4 (id 1): a plant with id 1 already exists\n');
-    expect(t.stderr()).toContain('  line 5: line 5 is not JSON');
+    expect(t.stderr()).toContain('  line 5: not JSON (');
     expect(t.stderr()).toContain('  line 6: id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
     expect(t.stderr()).toContain('  line 8 (id 4): name is required\n');
     expect(await readFile(rejects, 'utf8')).toBe(
@@ -121,6 +121,16 @@ describe('plants import --local', () => {
     expect(await readFile(rejects, 'utf8')).toBe('{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n');
   });
 
+  it('says where a bad row is once, and counts one row as one row', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.csv', 'id,name\nx\n');
+    const rejects = join(t.dir, 'rejects.ndjson');
+    expect(await t.run('import', input, '--local', '--rejects', rejects)).toBe(1);
+    expect(t.stderr()).toMatch(/^Imported 1 row into /);
+    expect(t.stderr()).toContain('\n  line 2: row has 1 field, the header has 2\n');
+    expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}: plants import ${rejects} retries it\n`);
+  });
+
   it('gives CSV rows the line they start on, and a wrong field count per row', async () => {
     const t = await testContext();
     const input = await file(t, 'p.csv', 'id,name,tag\n1,"Two\nlines",x\n2,Oak\n3,Ivy,vine,extra\n4,Fern,\n');
@@ -129,8 +139,8 @@ describe('plants import --local', () => {
     expect(counts).toMatchObject({ created: 1, failed: 3 });
     expect(failures.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
       [2, 'invalid plant: name must not contain control characters'],
-      [4, 'line 4 has 2 fields, the header has 3'],
-      [5, 'line 5 has 4 fields, the header has 3'],
+      [4, 'row has 2 fields, the header has 3'],
+      [5, 'row has 4 fields, the header has 3'],
     ]);
   });
 

@@ -8,6 +8,7 @@ import type { ImportResult } from './run.js';
 const SHOWN_FAILURES = 20;
 
 const count = thousands;
+const rows = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The end-of-import account, on stderr: what was created, skipped, failed, and what was not sent. */
 export function renderSummary(result: ImportResult, io: IOStreams): void {
@@ -22,14 +23,14 @@ export function renderSummary(result: ImportResult, io: IOStreams): void {
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not exist)`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   const verb = result.dryRun ? 'Checked' : 'Imported';
-  lines.push(`${style.bold(verb)} ${count(counts.read)} rows into ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
+  lines.push(`${style.bold(verb)} ${rows(counts.read)} into ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
   }
   const rejected = counts.failed + counts.unknown + counts.notSent;
   if (result.rejects !== undefined && rejected > 0) {
-    lines.push(`${count(rejected)} rows not created were written to ${result.rejects}: plants import ${result.rejects} retries them`);
+    lines.push(`${rows(rejected)} not created ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: plants import ${result.rejects} retries ${rejected === 1 ? 'it' : 'them'}`);
   }
   for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${problem}`);
   if (result.stoppedBy !== undefined) {
