@@ -18,18 +18,19 @@ export interface JournalState {
 }
 
 export async function readJournal(path: string): Promise<JournalState> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plants: [], wholeBytes: 0 };
     throw storeIoError(path, 'read', error);
   }
-  const end = text.lastIndexOf('\n') + 1;
-  const lines = text.slice(0, end).split('\n');
+  // Counted in bytes on disk, not in decoded text: appends cut the file to exactly this length.
+  const wholeBytes = bytes.lastIndexOf(10) + 1;
+  const lines = bytes.toString('utf8', 0, wholeBytes).split('\n');
   lines.pop();
   const plants = lines.map((line, index) => decodePlantLine(line, path, `line ${index + 1}`));
-  return { plants, wholeBytes: Buffer.byteLength(text.slice(0, end)) };
+  return { plants, wholeBytes };
 }
 
 /** The journal file as last seen: its inode (undefined: no file) and size (a torn tail included). */

@@ -156,6 +156,18 @@ describe('the file store with a journal (plants serve)', () => {
     await store.close();
   });
 
+  it('counts the journal in bytes on disk, so a line that is not valid UTF-8 does not shift the next append', async () => {
+    const path = await tmpStore();
+    // 0xff is not UTF-8: decoded, it becomes U+FFFD, three bytes where the file has one.
+    const first = Buffer.concat([Buffer.from('{"id":1,"name":"a'), Buffer.from([0xff]), Buffer.from('"}\n')]);
+    await writeFile(`${path}.journal`, first);
+    const store = new FileStore(path, { journal: true });
+    await store.addAll([{ id: 2n, name: 'b' }]);
+    await store.close();
+    expect(await readFile(`${path}.journal`)).toEqual(Buffer.concat([first, Buffer.from('{"id":2,"name":"b"}\n')]));
+    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
+  });
+
   it('skips journal lines the store file already holds (a crash between compaction and removing the journal)', async () => {
     const path = await tmpStore();
     await writeFile(path, encodeStore([{ id: 1n, name: 'a' }]));
