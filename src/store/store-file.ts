@@ -64,7 +64,7 @@ export function appendToStoreFile(file: Buffer | undefined, lines: Buffer): Buff
 
 /**
  * The plant lines of a store file, keyed by id, in file order, and whether the file is in the
- * layout we write (so that appendToStoreText may extend it). Throws `store_corrupt` for anything
+ * layout we write (so that appendToStoreFile may extend it). Throws `store_corrupt` for anything
  * not ours.
  */
 export function decodeStoreLines(text: string, path: string): { plants: Map<bigint, string>; ourLayout: boolean } {
@@ -75,8 +75,14 @@ export function decodeStoreLines(text: string, path: string): { plants: Map<bigi
     plants.set(id, line);
   };
   if (lines !== undefined) {
-    lines.forEach((line, index) => add(decodePlantLine(line, path, `plants[${index}]`), index));
-    return { plants, ourLayout: true };
+    try {
+      lines.forEach((line, index) => add(decodePlantLine(line, path, `plants[${index}]`), index));
+      return { plants, ourLayout: true };
+    } catch {
+      // Our layout at a glance, but not line by line (a plant split over lines by hand): the whole
+      // document is read below, which also says precisely what is wrong, if anything is.
+      plants.clear();
+    }
   }
   anyLayout(text, path).forEach((entry, index) => add(plantLine(entry, path, `plants[${index}]`), index));
   return { plants, ourLayout: false };

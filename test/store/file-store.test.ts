@@ -259,6 +259,13 @@ describe('reading a store file edited by hand', () => {
     );
   });
 
+  it('reads a plant split over lines inside our layout, and writes it back on one line', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
+    await new FileStore(path).addAll([{ id: 2n, name: 'Oak' }]);
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+  });
+
   it('adds to an empty store laid out over lines by hand', async () => {
     const path = join(await tempDir(), 'plants.json');
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n  ]\n}\n');
