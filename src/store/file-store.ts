@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
@@ -74,11 +75,14 @@ export class FileStore implements PlantStore {
   readonly journalPath: string;
   private readonly appender: JournalAppender;
 
+  readonly path: string;
+
   constructor(
-    readonly path: string,
+    path: string,
     private readonly options: FileStoreOptions = {},
   ) {
-    this.journalPath = `${path}.journal`;
+    this.path = realStorePath(path);
+    this.journalPath = `${this.path}.journal`;
     this.appender = new JournalAppender(this.journalPath);
   }
 
@@ -287,6 +291,20 @@ export class FileStore implements PlantStore {
   private async onDisk(): Promise<OnDisk> {
     const [store, journal] = await Promise.all([storeStamp(this.path), statJournal(this.journalPath)]);
     return { store, journal };
+  }
+}
+
+/**
+ * The file a store path names, symlinks resolved: the store file is replaced where the link
+ * points (write-file-atomic follows it), so the lock and the journal must be that file's too, or
+ * a process writing through the link and one writing to the file would each hold a lock of its own.
+ * A store not created yet is named as given.
+ */
+function realStorePath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
@@ -154,6 +154,22 @@ describe('the file store with a journal (plants serve)', () => {
     await store.addAll([{ id: 3n, name: 'next' }]);
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
     await store.close();
+  });
+
+  it('shares one lock and one journal between a symlink to the store and the store itself', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    await new FileStore(path).addAll([{ id: 1n, name: 'first' }]);
+    await symlink(path, join(dir, 'link.json'));
+    const throughLink = new FileStore(join(dir, 'link.json'), { journal: true });
+    expect(await throughLink.addAll([{ id: 5n, name: 'through the link' }])).toEqual(['added']);
+    expect(await new FileStore(path).addAll([{ id: 5n, name: 'direct' }])).toEqual(['duplicate']);
+    await throughLink.compact();
+    await throughLink.close();
+    expect([...(await new FileStore(path).read()).values()]).toEqual([
+      { id: 1n, name: 'first' },
+      { id: 5n, name: 'through the link' },
+    ]);
   });
 
   it('counts the journal in bytes on disk, so a line that is not valid UTF-8 does not shift the next append', async () => {
