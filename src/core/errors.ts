@@ -17,6 +17,7 @@ export const ERROR_NUMBERS = {
   bad_request: 1010,
   request_timeout: 1011,
   headers_too_large: 1012,
+  outcome_unknown: 1013,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,
@@ -48,6 +49,11 @@ export interface PlantsErrorOptions {
   /** A line of advice for people (`run plants login`), shown after the message. */
   hint?: string;
   cause?: unknown;
+  /**
+   * The operation failed part way and may nonetheless have taken effect (a store file renamed into
+   * place but not made durable): never report such a failure as "nothing was created".
+   */
+  mayHaveTakenEffect?: boolean;
 }
 
 /** Every failure this project reports on purpose. Anything else reaching the top is a bug. */
@@ -57,6 +63,7 @@ export class PlantsError extends Error {
   readonly error: number;
   readonly issues: readonly Issue[];
   readonly hint: string | undefined;
+  readonly mayHaveTakenEffect: boolean;
 
   constructor(code: ErrorCode, message: string, options: PlantsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -64,6 +71,7 @@ export class PlantsError extends Error {
     this.error = options.error ?? ERROR_NUMBERS[code];
     this.issues = options.issues ?? [];
     this.hint = options.hint;
+    this.mayHaveTakenEffect = options.mayHaveTakenEffect ?? false;
   }
 }
 

@@ -28,9 +28,12 @@ export async function importIntoStore(rows: AsyncIterable<Row[]>, store: PlantSt
       outcomes = await store.addAll(sending.map((row) => row.plant));
     } catch (error) {
       if (!isPlantsError(error)) throw error;
-      // The write is atomic: none of this batch is stored.
       tally.stop(error);
-      for (const row of sending) tally.notSent(row);
+      // The write is atomic: none of this batch is stored, unless it failed once in place.
+      for (const row of sending) {
+        if (error.mayHaveTakenEffect) tally.unknown(row, error);
+        else tally.notSent(row);
+      }
       return;
     }
     sending.forEach((row, i) => {

@@ -35,10 +35,12 @@ export function errorBody(answer: Failure): { error: number; message: string } {
 }
 
 // The store's own messages name files on the server's disk: they go to the log, not to clients.
+// 503 promises that nothing was stored: clients may send the plant again (plants import does).
 const STORE_UNAVAILABLE = failure(503, 'unavailable', 'the plant store is unavailable right now; try again later', { 'retry-after': '1' });
 
-// Never a 500: the contract's clients know only Error bodies, and a bug is not the client's fault.
-const INTERNAL = failure(503, 'unavailable', 'internal error');
+// A failure part way (a store written but not made durable) or a bug: whether the plant was stored
+// is not known, so not a 503, which would let a client send it again as if nothing had happened.
+const OUTCOME_UNKNOWN = failure(500, 'outcome_unknown', 'internal error: the plant may or may not have been stored');
 
 /**
  * The answer for anything the pipeline threw. `expected` is false for failures that are the
@@ -55,10 +57,10 @@ export function failureFor(error: unknown): { failure: Failure; expected: boolea
       case 'store_io':
       case 'store_locked':
       case 'store_corrupt':
-        return { failure: STORE_UNAVAILABLE, expected: false };
+        return { failure: error.mayHaveTakenEffect ? OUTCOME_UNKNOWN : STORE_UNAVAILABLE, expected: false };
       default:
         break;
     }
   }
-  return { failure: INTERNAL, expected: false };
+  return { failure: OUTCOME_UNKNOWN, expected: false };
 }

@@ -5,7 +5,7 @@ import type { NewPlant } from '../core/schemas.js';
 import type { AddOutcome, PlantStore } from '../core/store.js';
 import { journalBytes, JournalAppender, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
 import { encodePlant, plantOfLine } from './plant-lines.js';
-import { storeIoError } from './store-errors.js';
+import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
 import { lockStore, storeLockedError, type HeldLock } from './store-lock.js';
 import { syncDirectory } from './sync.js';
@@ -281,10 +281,15 @@ export class FileStore implements PlantStore {
   protected async write(file: Buffer | string): Promise<void> {
     try {
       await writeFileAtomic(this.path, file, { fsync: true });
+    } catch (error) {
+      throw storeIoError(this.path, 'write', error);
+    }
+    try {
       // The rename is only durable once the directory entry is on disk too.
       await syncDirectory(this.path);
     } catch (error) {
-      throw storeIoError(this.path, 'write', error);
+      // Renamed into place, so readers see the new file; it may not survive a crash.
+      throw storeMaybeWrittenError(this.path, 'fsync the directory of', error);
     }
   }
 

@@ -1,6 +1,6 @@
 import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { decodePlantLine, type PlantLine } from './plant-lines.js';
-import { storeIoError } from './store-errors.js';
+import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
 
 /**
@@ -80,9 +80,10 @@ export class JournalAppender {
       return { ino: this.handleIno, size: wholeBytes + data.length };
     } catch (error) {
       // Not durable, so reported as not added: take the lines back out, lest a read find them.
-      if (written) await this.handle?.truncate(wholeBytes).catch(() => undefined);
+      let takenBack = true;
+      if (written) takenBack = await this.handle!.truncate(wholeBytes).then(() => true, () => false);
       await this.close().catch(() => undefined);
-      throw storeIoError(this.path, 'append to', error);
+      throw takenBack ? storeIoError(this.path, 'append to', error) : storeMaybeWrittenError(this.path, 'append to', error);
     }
   }
 

@@ -1,8 +1,19 @@
 import { PlantsError } from '../core/errors.js';
 
 export function storeIoError(path: string, action: string, error: unknown): PlantsError {
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new PlantsError('store_io', `could not ${action} the store ${path} (${reason})`, { cause: error });
+  return new PlantsError('store_io', `could not ${action} the store ${path} (${reasonOf(error)})`, { cause: error });
+}
+
+/** A failure after the store may already hold the plants: they may or may not be stored. */
+export function storeMaybeWrittenError(path: string, action: string, error: unknown): PlantsError {
+  return new PlantsError('store_io', `could not ${action} the store ${path} (${reasonOf(error)}): the plants may or may not be stored`, {
+    cause: error,
+    mayHaveTakenEffect: true,
+  });
+}
+
+function reasonOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
 export function storeCorruptError(path: string, why: string): PlantsError {

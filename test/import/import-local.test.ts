@@ -1,6 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { PlantStore } from '../../src/core/store.js';
+import { importIntoStore } from '../../src/import/local-import.js';
+import { ImportTally } from '../../src/import/outcomes.js';
+import type { Row } from '../../src/import/rows.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { storeMaybeWrittenError } from '../../src/store/store-errors.js';
 import { decodeStore } from '../../src/store/store-file.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
@@ -215,5 +221,28 @@ describe('plants import output files', () => {
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ created: 1, failed: 1 });
     expect(summary.outputErrors).toEqual(['could not write the --rejects file /dev/full (ENOSPC)']);
+  });
+});
+
+describe('importIntoStore', () => {
+  async function* runs(rows: Row[]): AsyncIterable<Row[]> {
+    yield rows;
+  }
+
+  it('counts a batch whose write failed once in place as unknown, not as not sent', async () => {
+    const memory = new MemoryStore();
+    // Stored, then failed: as a store file renamed into place whose directory fsync fails.
+    const store: PlantStore = {
+      addAll: async (plants) => {
+        await memory.addAll(plants);
+        throw storeMaybeWrittenError('/tmp/plants.json', 'fsync the directory of', Object.assign(new Error('EIO'), { code: 'EIO' }));
+      },
+    };
+    const tally = new ImportTally();
+    const rows: Row[] = [1n, 2n].map((id, i) => ({ at: { line: i + 1 }, plant: { id, name: `p${id}` } }));
+    await importIntoStore(runs(rows), store, tally, { onConflict: 'fail', failFast: false, dryRun: false });
+    expect(memory.plants.size).toBe(2);
+    expect(tally.counts).toMatchObject({ created: 0, unknown: 2, notSent: 0 });
+    expect(tally.stoppedBy?.message).toContain('the plants may or may not be stored');
   });
 });

@@ -107,6 +107,18 @@ describe('plants import (remote)', () => {
     expect(summary.stoppedBy).toMatchObject({ code: 'auth_refused' });
   });
 
+  it('sends a plant again after a 503 but never after a 500, whose plant may be stored (exit 4, unknown)', async () => {
+    fake = await fakeService();
+    fake.answer({ status: 500, body: '{"error":1013,"message":"internal error: the plant may or may not have been stored"}' });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    await writeFile(join(t.dir, 'p.ndjson'), ndjson(1));
+    expect(await t.run('import', join(t.dir, 'p.ndjson'), '--json')).toBe(4);
+    expect(fake.requests).toHaveLength(1);
+    const summary = JSON.parse(t.stdout());
+    expect(summary.counts).toMatchObject({ created: 0, unknown: 1, notSent: 0 });
+    expect(summary.stoppedBy.message).toContain('may or may not have been stored');
+  });
+
   it('stops on an answer too big to be a Plant (exit 4), counting the rows sent as unknown', async () => {
     fake = await fakeService();
     fake.answer({ status: 200, body: 'x'.repeat(2 * 1024 * 1024) });

@@ -14,7 +14,7 @@ function failingStore(error: unknown): PlantStore {
   return { addAll: () => Promise.reject(error) };
 }
 
-describe('when the store fails, the client gets 503 and an Error body, never 500', () => {
+describe('when the store fails, the client gets an Error body: 503 if nothing was stored, else 500', () => {
   it.each([
     ['store_io', new PlantsError('store_io', 'could not write the store /secret/path/plants.json (EIO)')],
     ['store_locked', new PlantsError('store_locked', 'the store /secret/path/plants.json is in use by another process')],
@@ -38,15 +38,18 @@ describe('when the store fails, the client gets 503 and an Error body, never 500
     ['a TypeError', new TypeError('boom')],
     ['a PlantsError of another kind', new PlantsError('internal', 'unexpected')],
     ['a thrown string', 'not even an Error'],
-  ])('answers 503 "internal error" for %s and reports it', async (_what, error) => {
+    ['a store failure after the store was written', new PlantsError('store_io', 'could not fsync the directory of the store /secret/path (EIO)', { mayHaveTakenEffect: true })],
+  ])('answers 500, the plant may or may not be stored, for %s and reports it', async (_what, error) => {
+    // Not 503: a client may send again after a 503, as if nothing had been stored.
     const server = await startServer(failingStore(error));
     try {
       const answer = await server.send({ body: PLANT });
-      expect(answer.status).toBe(503);
-      expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.unavailable, message: 'internal error' });
+      expect(answer.status).toBe(500);
+      expect(answer.headers['retry-after']).toBeUndefined();
+      expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.outcome_unknown, message: 'internal error: the plant may or may not have been stored' });
       expect(server.errors).toEqual([error]);
       // The server goes on serving.
-      expect((await server.send({ body: PLANT })).status).toBe(503);
+      expect((await server.send({ body: PLANT })).status).toBe(500);
     } finally {
       await server.stop();
     }
@@ -62,10 +65,10 @@ describe('when the store fails, the client gets 503 and an Error body, never 500
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
         body: PLANT,
       });
-      expect(response.status).toBe(503);
+      expect(response.status).toBe(500);
       await response.text();
       expect(lines.some((line) => /internal error: TypeError: kaboom/.test(line))).toBe(true);
-      expect(lines.some((line) => / POST \/plants 503 \d+ms$/.test(line))).toBe(true);
+      expect(lines.some((line) => / POST \/plants 500 \d+ms$/.test(line))).toBe(true);
     } finally {
       await stopServer(server);
     }
