@@ -12,17 +12,19 @@ export async function serviceClient(
   ctx: Context,
   bulk: Pick<PlantsClientOptions, 'connections' | 'retry'> = {},
 ): Promise<{ client: PlantsClient; baseUrl: string }> {
+  // A bad base URL or timeout (a usage error) is reported before a missing token.
+  const baseUrl = settings.require('base-url');
+  const timeoutSeconds = Number(settings.require('timeout'));
   const token = settings.get('token').value;
   if (token === undefined) {
     throw new PlantsError('not_logged_in', 'no token to authenticate with the service', {
       hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local',
     });
   }
-  const baseUrl = settings.require('base-url');
   const client = await ctx.httpClient({
     baseUrl,
     token,
-    timeoutSeconds: Number(settings.require('timeout')),
+    timeoutSeconds,
     env: ctx.env,
     userAgent: `plants/${ctx.version}`,
     ...bulk,

@@ -148,6 +148,15 @@ describe('plants create (remote)', () => {
     expect(service.requests).toHaveLength(0);
   });
 
+  it('reports a bad --timeout or --base-url as a usage error (exit 2) before a missing token', async () => {
+    const t = await testContext({ env: { PLANTS_BASE_URL: service.url } });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--timeout', '0')).toBe(2);
+    expect(t.stderr()).toMatch(/^error: timeout must be .* \(from --timeout\)\n/);
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--base-url', 'ftp://x')).toBe(2);
+    expect(t.stderr()).toContain('error: base URL must start with http:// or https://, got ftp: (from --base-url)\n');
+    expect(service.requests).toHaveLength(0);
+  });
+
   it('goes through HTTP_PROXY, and around it for hosts in NO_PROXY', async () => {
     const proxy = await fakeProxy();
     try {

@@ -22,6 +22,11 @@ export class Settings {
   ) {}
 
   static async load(ctx: Context, flags: Flags = {}): Promise<Settings> {
+    // A bad flag is a usage error whatever else is wrong or missing: checked before anything is read.
+    for (const key of SETTING_KEYS) {
+      const flag = flags[key];
+      if (flag !== undefined) checked(key, flag, `--${key}`);
+    }
     return new Settings(ctx, flags, await readConfig(ctx.configDir));
   }
 
