@@ -48,23 +48,17 @@ export function buildProgram(ctx: Pick<Context, 'io'> & { version: string }, dis
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'))
     .addHelpText('after', `\n${EXIT_CODES_HELP}\n\n${ENVIRONMENT_HELP}\n`)
-    .showSuggestionAfterError()
     .exitOverride()
     .configureOutput(outputTo(ctx.io));
+  // Defined after the settings above, which commander copies into each command it creates:
+  // errors thrown, not printed by commander.
   defineCreate(program, dispatch);
   defineLogin(program, dispatch);
   defineLogout(program, dispatch);
   defineConfig(program, dispatch);
   defineImport(program, dispatch);
   defineServe(program, dispatch);
-  // Subcommands inherit the settings that matter: errors thrown, not printed by commander.
-  for (const command of program.commands) inherit(command, ctx.io);
   return program;
-}
-
-function inherit(command: Command, io: IOStreams): void {
-  command.exitOverride().configureOutput(outputTo(io)).showSuggestionAfterError();
-  for (const sub of command.commands) inherit(sub, io);
 }
 
 function outputTo(io: IOStreams) {
