@@ -39,8 +39,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, keep = true): P
       } else if (keep) chunks.push(chunk);
     };
     const onEnd = () => finish({ complete: true, bytes: Buffer.concat(chunks) });
-    const onError = (error: Error) => finish(error);
-    // The client went away mid-body: nobody is left to answer.
+    // The client went away mid-body (node reports it as an 'aborted' error, then a close): nobody
+    // is left to answer, and it is no failure of the server's.
+    const onError = (error: Error) => finish(req.complete ? error : new ClientGone());
     const onClose = () => finish(new ClientGone());
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });

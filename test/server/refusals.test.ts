@@ -96,6 +96,19 @@ describe('refusals before the body: token, path, method, size', () => {
     expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual(['- - 400 0ms', '- - 431 0ms', 'CONNECT example.com:443 404 0ms']);
   });
 
+  it('takes a client that leaves mid-body as gone, not as a failure of its own', async () => {
+    const errorsBefore = server.errors.length;
+    const plantsBefore = store.plants.size;
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.errors.slice(errorsBefore)).toEqual([]);
+    expect(store.plants.size).toBe(plantsBefore);
+  });
+
   it('serves a request without a Host header like any other', async () => {
     const answer = await rawExchange(
       server.port,
