@@ -5,6 +5,7 @@ import { parse as parseCsv } from 'csv-parse';
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { canonicalPlant } from '../core/plant-line.js';
+import { integerFromDecimalText } from '../core/int64.js';
 import { printable } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
 import { parseNewPlant, parseNewPlantText, readableId } from '../core/validate.js';
@@ -58,9 +59,13 @@ function validated(at: RowPlace, raw: unknown, parse: () => NewPlant): Row {
     return { at, plant: parse() };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
-    const id = readableId(raw);
-    return id === undefined ? { at, raw, error } : { at, raw, error, id };
+    return failedRow(at, raw, error);
   }
+}
+
+function failedRow(at: RowPlace, raw: unknown, error: PlantsError): Row {
+  const id = readableId(raw);
+  return id === undefined ? { at, raw, error } : { at, raw, error, id };
 }
 
 async function* ndjsonRows(input: Readable): AsyncIterable<Row[]> {
@@ -105,30 +110,66 @@ async function* csvRows(input: Readable): AsyncIterable<Row[]> {
   const parser = input.pipe(parseCsv({ bom: true, info: true, raw: true, skip_empty_lines: true, relax_column_count: true }));
   let columns: { id: number; name: number; tag: number | undefined; count: number } | undefined;
   try {
-    for await (const { record, info, raw: text } of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw: string }>) {
-      if (columns === undefined) {
-        columns = header(record);
-        continue;
+    for await (const records of recordRuns<{ record: string[]; info: { lines: number }; raw: string }>(parser)) {
+      const rows: Row[] = [];
+      for (const { record, info, raw: text } of records) {
+        if (columns === undefined) {
+          columns = header(record);
+          continue;
+        }
+        // csv-parse counts lines to the record's end; a quoted field may span lines, and people look
+        // for the line the record starts on.
+        const line = info.lines - (text.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+        const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
+        const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
+        // What a rejected row is written back as: the id as a number where it is one.
+        const raw = () => ({ ...fields, id: integerFromDecimalText(fields.id ?? '') ?? fields.id });
+        if (record.length !== columns.count) {
+          // The row's line is reported beside the message (the summary, --report): not in it again.
+          const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
+          rows.push(failedRow({ line }, raw(), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] })));
+          continue;
+        }
+        try {
+          rows.push({ at: { line }, plant: parseNewPlantText(fields) });
+        } catch (error) {
+          if (!isPlantsError(error)) throw error;
+          rows.push(failedRow({ line }, raw(), error));
+        }
       }
-      // csv-parse counts lines to the record's end; a quoted field may span lines, and people look
-      // for the line the record starts on.
-      const line = info.lines - (text.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
-      const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
-      const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
-      const raw = { ...fields, id: /^[+-]?\d+$/.test(fields.id ?? '') ? BigInt(fields.id as string) : fields.id };
-      if (record.length !== columns.count) {
-        // The row's line is reported beside the message (the summary, --report): not in it again.
-        const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
-        yield [{ at: { line }, raw, error: new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }) }];
-        continue;
-      }
-      yield [validated({ line }, raw, () => parseNewPlantText(fields))];
+      if (rows.length > 0) yield rows;
     }
   } catch (error) {
     if (isPlantsError(error)) throw error;
     throw unreadable(`not readable as CSV: ${(error as Error).message}`);
   }
   if (columns === undefined) throw unreadable('the CSV input is empty: expected a header row id,name,tag');
+}
+
+/**
+ * A stream's objects in runs: all it has ready at each turn, so that a reader pays a promise per
+ * run rather than per object (an import reads hundreds of thousands of rows).
+ */
+async function* recordRuns<T>(stream: Readable): AsyncIterable<T[]> {
+  for (;;) {
+    const run: T[] = [];
+    for (let item: T | null = stream.read() as T | null; item !== null; item = stream.read() as T | null) run.push(item);
+    if (run.length > 0) yield run;
+    else if (stream.errored) throw stream.errored;
+    else if (stream.readableEnded) return;
+    else await readableOrEnd(stream);
+  }
+}
+
+function readableOrEnd(stream: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      stream.off('readable', done).off('end', done).off('error', done);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    stream.on('readable', done).on('end', done).on('error', done);
+  });
 }
 
 function header(record: string[]): { id: number; name: number; tag: number | undefined; count: number } {
