@@ -107,19 +107,23 @@ function ndjsonRow(text: string, line: number): Row | undefined {
 }
 
 async function* csvRows(input: Readable): AsyncIterable<Row[]> {
-  const parser = input.pipe(parseCsv({ bom: true, info: true, raw: true, skip_empty_lines: true, relax_column_count: true }));
+  // Lines are counted here from each record's raw text, not by csv-parse's `info` (a third of its
+  // time), so empty lines come as records too, and are skipped below.
+  const parser = input.pipe(parseCsv({ bom: true, raw: true, relax_column_count: true }));
   let columns: { id: number; name: number; tag: number | undefined; count: number } | undefined;
+  let nextLine = 1;
   try {
-    for await (const records of recordRuns<{ record: string[]; info: { lines: number }; raw: string }>(parser)) {
+    for await (const records of recordRuns<{ record: string[]; raw: string }>(parser)) {
       const rows: Row[] = [];
-      for (const { record, info, raw: text } of records) {
+      for (const { record, raw: text } of records) {
+        // The line the record starts on: a quoted field may span lines, and people look for the first.
+        const line = nextLine;
+        nextLine += lineBreaks(text);
+        if (record.length === 1 && record[0] === '' && lineBreaks(text) <= 1 && text.trim() === '') continue;
         if (columns === undefined) {
           columns = header(record);
           continue;
         }
-        // csv-parse counts lines to the record's end; a quoted field may span lines, and people look
-        // for the line the record starts on.
-        const line = info.lines - (text.replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
         const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
         const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
         // What a rejected row is written back as: the id as a number where it is one.
@@ -170,6 +174,14 @@ function readableOrEnd(stream: Readable): Promise<void> {
     };
     stream.on('readable', done).on('end', done).on('error', done);
   });
+}
+
+/** Line breaks in a record's text: \n, \r\n, or a lone \r (csv-parse takes any of them). */
+function lineBreaks(text: string): number {
+  if (text.includes('\r')) return text.match(/\r\n?|\n/g)?.length ?? 0;
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
+  return breaks;
 }
 
 function header(record: string[]): { id: number; name: number; tag: number | undefined; count: number } {

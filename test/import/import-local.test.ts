@@ -127,6 +127,20 @@ describe('plants import --local', () => {
     expect(await readFile(rejects, 'utf8')).toBe('{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n');
   });
 
+  it.each([
+    ['\n', 'LF'],
+    ['\r\n', 'CRLF'],
+    ['\r', 'CR'],
+  ])('gives CSV rows their lines past blank lines and quoted line breaks (%j, %s)', async (eol) => {
+    const t = await testContext();
+    const lines = ['id,name,tag', '', '1,"Two', 'lines",x', '', '', '2,Oak', '3,Ivy,vine,extra', '4,Fern,'];
+    const input = await file(t, 'p.csv', lines.join(eol) + eol);
+    expect(await t.run('import', input, '--local', '--json')).toBe(1);
+    const { counts, failures } = JSON.parse(t.stdout());
+    expect(counts).toMatchObject({ read: 4, created: 1, failed: 3 });
+    expect(failures.map((f: { line: number }) => f.line)).toEqual([3, 7, 8]);
+  });
+
   it('says where a bad row is once, and counts one row as one row', async () => {
     const t = await testContext();
     const input = await file(t, 'p.csv', 'id,name\nx\n');
