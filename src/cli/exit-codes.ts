@@ -8,7 +8,6 @@ export const EXIT = {
   auth: 3,
   unavailable: 4,
   internal: 70,
-  interrupted: 130,
 } as const;
 
 export function exitCodeFor(code: ErrorCode): number {

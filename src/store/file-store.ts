@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
 import type { AddOutcome, PlantStore } from '../core/store.js';
-import { journalBytes, JournalAppender, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
+import { journalBytes, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
 import { encodePlant, plantOfLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
@@ -82,7 +82,7 @@ export class FileStore implements PlantStore {
     private readonly options: FileStoreOptions = {},
   ) {
     this.path = realStorePath(path);
-    this.journalPath = `${this.path}.journal`;
+    this.journalPath = journalPathOf(this.path);
     this.appender = new JournalAppender(this.journalPath);
   }
 

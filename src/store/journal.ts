@@ -11,6 +11,11 @@ import { syncDirectory } from './sync.js';
  * is dropped. The journal is folded into the store file now and then (compaction), after which it
  * is removed; lines for ids the store file already holds (a crash between the two) are skipped.
  */
+/** The journal beside a store file. */
+export function journalPathOf(storePath: string): string {
+  return `${storePath}.journal`;
+}
+
 export interface JournalState {
   plants: PlantLine[];
   /** Bytes up to the end of the last whole line: a torn tail beyond it is cut before appending. */

@@ -8,9 +8,8 @@ export { encodePlant };
 
 /**
  * A stored plant as one line of JSON, in canonical form: `{"id":1,"name":"Fern","tag":"herb"}`.
- * The store file and the journal hold plants as such lines, and so does a FileStore in memory:
- * one string per plant is far smaller than an object with a bigint and two strings, and a store
- * is written back by joining them. Each line still passes the same validation as any input.
+ * The store file and the journal hold plants as such lines, and a rewrite joins them back without
+ * parsing them again. Each line still passes the same validation as any input.
  */
 export interface PlantLine {
   id: bigint;

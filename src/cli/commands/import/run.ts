@@ -9,6 +9,7 @@ import { readRows, type Row } from '../../../import/rows.js';
 import type { ImportSettings } from '../../../import/settings.js';
 import type { PlantStore } from '../../../core/store.js';
 import type { FileStore } from '../../../store/file-store.js';
+import { journalPathOf } from '../../../store/journal.js';
 import { Settings } from '../../config/resolve.js';
 import { serviceClient } from '../../service-client.js';
 import type { Context } from '../../context.js';
@@ -46,7 +47,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     ],
     [
       ...(options.input === '-' ? [] : [{ what: 'the input', path: options.input }]),
-      ...(options.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: `${target}.journal` }] : []),
+      ...(options.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
     ],
   );
   const input = await openInput(options.input, ctx.io);
