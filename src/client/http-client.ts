@@ -2,7 +2,7 @@ import type { request as httpRequest } from 'node:http';
 import { PlantsError } from '../core/errors.js';
 import { encodePlant } from '../core/plant-line.js';
 import { readAnswer, readBody, transportError } from './answer.js';
-import type { PlantsClient, PlantsClientOptions } from './plants-client.js';
+import { postHeaders, timeoutMs, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
 
 /**
  * One POST at a time on node:http(s), never retried: what a `plants create` needs, and the
@@ -14,20 +14,15 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
   const url = `${options.baseUrl}/plants`;
   // node:https (and TLS with it) is loaded only for an https service.
   const { request } = (url.startsWith('https:') ? await import('node:https') : await import('node:http')) as { request: typeof httpRequest };
+  const headers = postHeaders(options);
   const post = (body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const outgoing = request(
         url,
         {
           method: 'POST',
-          headers: {
-            authorization: `Bearer ${options.token}`,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            accept: 'application/json',
-            'user-agent': options.userAgent,
-          },
-          signal: AbortSignal.timeout(Math.max(1, Math.round(options.timeoutSeconds * 1000))),
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          signal: AbortSignal.timeout(timeoutMs(options)),
         },
         (response) => readBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
       );

@@ -25,6 +25,21 @@ export interface PlantsClient {
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
 
+/** The headers of every POST /plants, whichever client sends it. */
+export function postHeaders(options: PlantsClientOptions): Record<string, string> {
+  return {
+    authorization: `Bearer ${options.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': options.userAgent,
+  };
+}
+
+/** The time-out in milliseconds (at least 1: 0 would mean none to node and undici). */
+export function timeoutMs(options: PlantsClientOptions): number {
+  return Math.max(1, Math.round(options.timeoutSeconds * 1000));
+}
+
 /** Whether the environment names a proxy (NO_PROXY alone names none). */
 export function usesProxy(env: PlantsClientOptions['env']): boolean {
   return PROXY_VARIABLES.some((name) => (env[name] ?? '') !== '');

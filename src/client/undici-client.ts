@@ -3,7 +3,7 @@ import { Agent, EnvHttpProxyAgent } from 'undici';
 import { PlantsError } from '../core/errors.js';
 import { encodePlant } from '../core/plant-line.js';
 import { readAnswer, readBody, transportError } from './answer.js';
-import { usesProxy, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
+import { postHeaders, timeoutMs, usesProxy, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
 
 /**
@@ -12,9 +12,9 @@ import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './r
  * response time-outs, and retries where a POST cannot have been processed.
  */
 export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
-  const timeoutMs = Math.max(1, Math.round(options.timeoutSeconds * 1000));
+  const timeout = timeoutMs(options);
   const env = options.env;
-  const pool = { connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: options.connections ?? 1 };
+  const pool = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout, connections: options.connections ?? 1 };
   // Node's fetch ignores proxy variables; undici's EnvHttpProxyAgent honours them (and NO_PROXY).
   // Without one, a plain Agent: the proxy agent would take every request's URL apart to choose.
   const dispatcher = usesProxy(env)
@@ -32,12 +32,7 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
     origin: target.origin,
     path: `${target.pathname}${target.search}`,
     method: 'POST' as const,
-    headers: {
-      authorization: `Bearer ${options.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'user-agent': options.userAgent,
-    },
+    headers: postHeaders(options),
   };
   const retry = options.retry ?? NO_RETRY;
 
