@@ -12,6 +12,7 @@ import { defineImport } from './commands/import/command.js';
 import type { ServeOptions } from './commands/serve/command.js';
 import { defineServe } from './commands/serve/command.js';
 import type { Context, IOStreams } from './context.js';
+import { SETTINGS, SETTING_KEYS } from './config/settings.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 /** The options each command's run function receives, after argv parsing. */
@@ -28,13 +29,15 @@ export type CommandName = keyof CommandOptions;
 /** What a command's action hands its parsed options to: main runs it; tests record it. */
 export type Dispatch = <K extends CommandName>(name: K, options: CommandOptions[K]) => Promise<void>;
 
-export const ENVIRONMENT_HELP = `Environment:
-  PLANTS_TOKEN        bearer token (overrides the config file)
-  PLANTS_BASE_URL     service address, e.g. http://127.0.0.1:8080
-  PLANTS_STORE        JSON file used by --local
-  PLANTS_TIMEOUT      seconds to wait for the service (default 30)
-  PLANTS_CONFIG_DIR   directory of config.json
-  PLANTS_SERVER_TOKENS  tokens plants serve accepts, comma-separated
+// The settings' variables from their table (they override the config file), then the others.
+const ENVIRONMENT_HELP = `Environment (a setting given here overrides config.json):\n${[
+  ...SETTING_KEYS.map((key) => [SETTINGS[key].env, SETTINGS[key].describe] as const),
+  ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
+  ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
+  ['PLANTS_DEBUG', 'set to print the stack trace of an internal error'],
+]
+  .map(([name, what]) => `  ${name.padEnd(22)}${what}`)
+  .join('\n')}
   NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY`;
 
 /**

@@ -24,6 +24,12 @@ describe('bin/plants.cjs', () => {
     const help = await runPlants(['create', '--help'], isolatedEnv(home));
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--id <id>');
+    const top = await runPlants(['--help'], isolatedEnv(home));
+    expect(top.code).toBe(0);
+    // Every variable the README documents is listed.
+    for (const name of ['PLANTS_BASE_URL', 'PLANTS_TOKEN', 'PLANTS_STORE', 'PLANTS_TIMEOUT', 'PLANTS_CONFIG_DIR', 'PLANTS_SERVER_TOKENS', 'PLANTS_DEBUG']) {
+      expect(top.stdout).toContain(`  ${name} `);
+    }
   });
 
   it('keeps int64 bounds exact from flag to store file to --json', async () => {

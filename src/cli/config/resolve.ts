@@ -2,12 +2,10 @@ import { join, resolve as resolvePath } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { readConfig, type ConfigValues } from './config-file.js';
-import { SETTINGS, SETTING_KEYS, type Resolved, type SettingKey } from './settings.js';
+import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS, SETTINGS, SETTING_KEYS, type Resolved, type SettingKey } from './settings.js';
 
 export type Flags = Partial<Record<SettingKey, string | undefined>>;
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
-export const DEFAULT_TIMEOUT_SECONDS = '30';
 
 function defaults(ctx: Context): Partial<Record<SettingKey, string>> {
   return { 'base-url': DEFAULT_BASE_URL, store: join(ctx.dataDir, 'plants.json'), timeout: DEFAULT_TIMEOUT_SECONDS };

@@ -16,6 +16,9 @@ export const SETTINGS = {
   timeout: { env: 'PLANTS_TIMEOUT', secret: false, describe: 'seconds to wait for the service', check: checkTimeout },
 } satisfies Record<string, Setting>;
 
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_TIMEOUT_SECONDS = '30';
+
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 

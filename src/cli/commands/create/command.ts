@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { PlantsError } from '../../../core/errors.js';
+import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS } from '../../config/settings.js';
 import type { Dispatch } from '../../program.js';
 
 export interface CreateOptions {
@@ -23,9 +24,9 @@ export function defineCreate(program: Command, dispatch: Dispatch): void {
     .option('--tag <tag>', 'tag giving the type of plant (optional, 1-256 characters)')
     .option('--local', 'create in the local JSON file store instead of on the service')
     .option('--store <path>', 'with --local: the store file (default: $PLANTS_STORE, config, or the data directory)')
-    .option('--base-url <url>', 'service address (default: $PLANTS_BASE_URL, config, or http://127.0.0.1:8080)')
+    .option('--base-url <url>', `service address (default: $PLANTS_BASE_URL, config, or ${DEFAULT_BASE_URL})`)
     .option('--token <token>', 'bearer token (prefer plants login: flags end up in shell history)')
-    .option('--timeout <seconds>', 'seconds to wait for the whole exchange: connecting, sending, the answer (default 30)')
+    .option('--timeout <seconds>', `seconds to wait for the whole exchange: connecting, sending, the answer (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option('--json', 'print the created plant, or the failure, as one JSON document on stdout')
     .addHelpText('after', '\nExamples:\n  plants create --id 1 --name Fern --tag herb\n  plants create --local --id 9223372036854775807 --name Oak --json')
     .action((raw: Record<string, string | boolean | undefined>) => dispatch('create', toCreateOptions(raw)));

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { PlantsError } from '../../../core/errors.js';
 import { FORMATS, type Format } from '../../../import/formats.js';
+import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS } from '../../config/settings.js';
 import type { Dispatch } from '../../program.js';
 
 export interface ImportOptions {
@@ -36,9 +37,9 @@ export function defineImport(program: Command, dispatch: Dispatch): void {
     .option('--rejects <file>', 'write each row not created to FILE, as NDJSON that plants import can retry')
     .option('--report <file>', 'write the summary and every failure (line, id, error, message) to FILE as JSON')
     .option('--concurrency <n>', `requests in flight to the service (default ${DEFAULT_CONCURRENCY})`)
-    .option('--base-url <url>', 'service address (default: $PLANTS_BASE_URL, config, or http://127.0.0.1:8080)')
+    .option('--base-url <url>', `service address (default: $PLANTS_BASE_URL, config, or ${DEFAULT_BASE_URL})`)
     .option('--token <token>', 'bearer token (prefer plants login)')
-    .option('--timeout <seconds>', 'seconds to wait to connect, and for each answer (default 30)')
+    .option('--timeout <seconds>', `seconds to wait to connect, and for each answer (default ${DEFAULT_TIMEOUT_SECONDS})`)
     .option('--json', 'print the summary and every failure as one JSON document on stdout')
     .addHelpText(
       'after',
