@@ -155,22 +155,32 @@ async function* csvRows(input: Readable): AsyncIterable<Row[]> {
  * run rather than per object (an import reads hundreds of thousands of rows).
  */
 async function* recordRuns<T>(stream: Readable): AsyncIterable<T[]> {
-  for (;;) {
-    const run: T[] = [];
-    for (let item: T | null = stream.read() as T | null; item !== null; item = stream.read() as T | null) run.push(item);
-    if (run.length > 0) yield run;
-    else if (stream.errored) throw stream.errored;
-    else if (stream.readableEnded) return;
-    else await readableOrEnd(stream);
+  // Listened to for as long as the runs are read, also while a run is with the reader: an error
+  // of the stream's then is thrown at the next turn, never left unhandled.
+  let failure: Error | undefined;
+  const onError = (error: Error) => (failure ??= error);
+  stream.on('error', onError);
+  try {
+    for (;;) {
+      const run: T[] = [];
+      for (let item: T | null = stream.read() as T | null; item !== null; item = stream.read() as T | null) run.push(item);
+      if (run.length > 0) yield run;
+      else if (failure !== undefined) throw failure;
+      else if (stream.readableEnded) return;
+      else await readableEndOrError(stream);
+    }
+  } finally {
+    stream.off('error', onError);
+    // A reader that stopped early (an import that stopped) leaves nothing running behind it.
+    if (!stream.readableEnded) stream.destroy();
   }
 }
 
-function readableOrEnd(stream: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = (error?: Error) => {
+function readableEndOrError(stream: Readable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
       stream.off('readable', done).off('end', done).off('error', done);
-      if (error === undefined) resolve();
-      else reject(error);
+      resolve();
     };
     stream.on('readable', done).on('end', done).on('error', done);
   });
