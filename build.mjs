@@ -3,9 +3,15 @@
 // CommonJS because Node 20 starts a CommonJS program sooner than an ES module one: it reads each
 // file synchronously instead of through its ES module loader (README, Performance). Two steps
 // because esbuild splits code into shared chunks only for ES modules: bundle as ES modules with
-// splitting, then turn each output file into CommonJS, its imports into require() calls.
+// splitting, then turn each output file into CommonJS, its imports into require() calls. Then
+// the commands run once, and V8's code cache of what they ran is saved in dist/code-cache/.
 import { build } from 'esbuild';
-import { rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
@@ -54,7 +60,61 @@ async function buildDist() {
     supported: { 'dynamic-import': false },
   });
   await rm('dist/esm', { recursive: true });
+  // Loaded before everything else, to compile it: a file of its own, sharing no chunk.
+  await build({ ...common, entryPoints: ['src/cli/code-cache.ts'], bundle: true, format: 'cjs', outfile: 'dist/cli/code-cache.js' });
+}
+
+/**
+ * Runs the commands whose start-up counts, in a process of their own, and saves the V8 code cache
+ * of every dist/ file they loaded (src/cli/code-cache.ts). Their own process, because V8 takes a
+ * cache only from a process with the same flags as the one that made it: a plain `node`, as the
+ * bin runs. Fails the build if a command does not do what it should.
+ */
+function buildCodeCache() {
+  const training = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--code-cache'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (training.status !== 0) throw new Error(`building the code cache failed (exit ${training.status ?? training.signal}):\n${training.stderr}`);
+}
+
+async function trainCodeCache() {
+  const require = createRequire(import.meta.url);
+  const saveCodeCache = require('./dist/cli/code-cache.js').useCodeCache({ record: true });
+  const { main } = require('./dist/cli/process-context.js');
+  const dir = await mkdtemp(join(tmpdir(), 'plants-build-'));
+  const rows = join(dir, 'plants.ndjson');
+  await writeFile(rows, '{"id":3,"name":"Fern"}\n{"id":4,"name":"Ivy","tag":"vine"}\n');
+  for (const name of Object.keys(process.env)) if (name.startsWith('PLANTS_')) delete process.env[name];
+  Object.assign(process.env, { HOME: dir, PLANTS_CONFIG_DIR: join(dir, 'config'), PLANTS_STORE: join(dir, 'plants.json'), PLANTS_TOKEN: 'build' });
+  // Answers a create as plants serve would, for the client's code to run.
+  const server = createServer((request, response) => {
+    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":2,"name":"Fern"}'));
+  });
+  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
+  const serverUrl = `http://127.0.0.1:${server.address().port}`;
+  const runs = [
+    [0, ['--version']],
+    [0, ['create', '--help']],
+    [0, ['create', '--local', '--id', '1', '--name', 'Fern', '--tag', 'herb']],
+    [1, ['create', '--local', '--id', '1', '--name', 'Fern']],
+    [0, ['create', '--id', '2', '--name', 'Fern', '--base-url', serverUrl]],
+    [0, ['import', '--local', rows]],
+  ];
+  try {
+    for (const [expected, argv] of runs) {
+      const code = await main(argv);
+      if (code !== expected) throw new Error(`plants ${argv.join(' ')}: exit ${code}, expected ${expected}`);
+    }
+  } finally {
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  saveCodeCache();
 }
 
 // The bench imports the plugin above for its floor programs; `node build.mjs` builds dist/.
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildDist();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === '--code-cache') await trainCodeCache();
+  else {
+    await buildDist();
+    buildCodeCache();
+  }
+}
