@@ -35,7 +35,7 @@ export interface Sizes {
   rssRows: number;
 }
 
-export const FULL: Sizes = { startupRuns: 20, warmup: 3, importRows: 20_000, importRuns: 3, loopRows: 300, localRows: 100_000, localRuns: 3, serveSeconds: 10, rssRows: 1_000_000 };
+export const FULL: Sizes = { startupRuns: 50, warmup: 5, importRows: 20_000, importRuns: 3, loopRows: 300, localRows: 100_000, localRuns: 3, serveSeconds: 10, rssRows: 1_000_000 };
 export const QUICK: Sizes = { startupRuns: 5, warmup: 1, importRows: 2_000, importRuns: 1, loopRows: 20, localRows: 10_000, localRuns: 1, serveSeconds: 2, rssRows: 20_000 };
 
 const node = process.execPath;
