@@ -71,7 +71,8 @@ async function buildDist() {
  * bin runs. Fails the build if a command does not do what it should.
  */
 function buildCodeCache() {
-  const training = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--code-cache'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  // An empty environment: none of the user's proxies, colours or PLANTS_ settings.
+  const training = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--code-cache'], { env: {}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (training.status !== 0) throw new Error(`building the code cache failed (exit ${training.status ?? training.signal}):\n${training.stderr}`);
 }
 
@@ -82,7 +83,6 @@ async function trainCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'plants-build-'));
   const rows = join(dir, 'plants.ndjson');
   await writeFile(rows, '{"id":3,"name":"Fern"}\n{"id":4,"name":"Ivy","tag":"vine"}\n');
-  for (const name of Object.keys(process.env)) if (name.startsWith('PLANTS_')) delete process.env[name];
   Object.assign(process.env, { HOME: dir, PLANTS_CONFIG_DIR: join(dir, 'config'), PLANTS_STORE: join(dir, 'plants.json'), PLANTS_TOKEN: 'build' });
   // Answers a create as plants serve would, for the client's code to run.
   const server = createServer((request, response) => {

@@ -32,11 +32,12 @@ export interface Sizes {
   localRows: number;
   localRuns: number;
   serveSeconds: number;
+  serveRuns: number;
   rssRows: number;
 }
 
-export const FULL: Sizes = { startupRuns: 50, warmup: 5, importRows: 20_000, importRuns: 3, loopRows: 300, localRows: 100_000, localRuns: 3, serveSeconds: 10, rssRows: 1_000_000 };
-export const QUICK: Sizes = { startupRuns: 5, warmup: 1, importRows: 2_000, importRuns: 1, loopRows: 20, localRows: 10_000, localRuns: 1, serveSeconds: 2, rssRows: 20_000 };
+export const FULL: Sizes = { startupRuns: 50, warmup: 5, importRows: 20_000, importRuns: 3, loopRows: 300, localRows: 100_000, localRuns: 3, serveSeconds: 6, serveRuns: 3, rssRows: 1_000_000 };
+export const QUICK: Sizes = { startupRuns: 5, warmup: 1, importRows: 2_000, importRuns: 1, loopRows: 20, localRows: 10_000, localRuns: 1, serveSeconds: 2, serveRuns: 1, rssRows: 20_000 };
 
 const node = process.execPath;
 
@@ -182,9 +183,14 @@ async function measuredServer(start: () => Promise<Server>, seconds: number): Pr
 }
 
 export async function serveThroughput(sizes: Sizes): Promise<Figure> {
-  const ours = await measuredServer(plantsServe, sizes.serveSeconds);
-  const bare = await measuredServer(bareServer, sizes.serveSeconds);
-  return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', ours, bare, { op: '>=', value: 0.5, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
+  // In turns, as the start-up figures are, so that a burst of other work on the machine falls on both.
+  const ours: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < sizes.serveRuns; i += 1) {
+    ours.push(await measuredServer(plantsServe, sizes.serveSeconds));
+    bare.push(await measuredServer(bareServer, sizes.serveSeconds));
+  }
+  return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', median(ours), median(bare), { op: '>=', value: 0.5, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
 }
 
 async function peakRss(args: string[], environment: NodeJS.ProcessEnv, dir: string): Promise<number> {

@@ -11,7 +11,7 @@
 // not used.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 /** Module.prototype._compile, which Node calls with a CommonJS file's text: not in @types/node. */
@@ -24,9 +24,9 @@ interface CompilingModule {
 const DIST = dirname(__dirname);
 const CACHE = join(DIST, 'code-cache');
 
-/** Where the cache of a dist/ file is kept. */
+/** Where the cache of a file under dist/ is kept. Plain string work: path.relative costs ~70 µs a file. */
 function cacheFileOf(filename: string): string {
-  return join(CACHE, `${relative(DIST, filename)}.bin`);
+  return `${CACHE}${sep}${filename.slice(DIST.length + 1)}.bin`;
 }
 
 /**
@@ -41,7 +41,7 @@ export function useCodeCache(options: { record?: boolean } = {}): () => void {
   const prototype = (Module as unknown as { prototype: CompilingModule }).prototype;
   const compile = prototype._compile;
   prototype._compile = function (this: CompilingModule, content: string, filename: string) {
-    if (!filename.startsWith(`${DIST}/`)) return compile.call(this, content, filename);
+    if (!filename.startsWith(`${DIST}${sep}`)) return compile.call(this, content, filename);
     // The wrapper Node puts around a CommonJS file, on the file's first line so line numbers hold.
     const wrapped = `(function (exports, require, module, __filename, __dirname) { ${content}\n});`;
     const script = new Script(wrapped, { filename, cachedData: options.record === true ? undefined : usableCache(filename) });
