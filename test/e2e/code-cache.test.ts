@@ -72,6 +72,21 @@ describe('the code cache built with dist/', () => {
     expect(compiled.find((entry) => entry.filename === join(dist, 'cli/process-context.js'))).toMatchObject({ offered: true, rejected: true });
   });
 
+  it('gives a file of dist/ the require Node would: resolve, cache and main included', async () => {
+    const { home, dist } = await copyOfBuild();
+    writeFileSync(
+      join(dist, 'chunks/probe.js'),
+      `console.log(JSON.stringify({ main: require.main.filename, resolved: require.resolve('./probe.js'), cached: __filename in require.cache, loaded: typeof require('node:path').join }));\n`,
+    );
+    const probe = (useCache: boolean) => `${useCache ? "require('../dist/cli/code-cache.js').useCodeCache();\n" : ''}require('../dist/chunks/probe.js');\n`;
+    writeFileSync(join(home, 'app/bin/with-cache.cjs'), probe(true));
+    writeFileSync(join(home, 'app/bin/without.cjs'), probe(false));
+    const run = async (bin: string) => (await finished(spawn(process.execPath, [join(home, 'app/bin', bin)], { env: isolatedEnv(home) }))).stdout;
+    const withCache = await run('with-cache.cjs');
+    expect(JSON.parse(withCache)).toMatchObject({ resolved: join(dist, 'chunks/probe.js'), cached: true, loaded: 'function' });
+    expect(withCache.replace('with-cache.cjs', 'without.cjs')).toBe(await run('without.cjs'));
+  });
+
   it('is not used where source maps are on, so that stack traces point into src/ as Node maps them', async () => {
     const { code, compiled } = await compiledBy(BIN, ['--version'], await tempDir(), ['--enable-source-maps']);
     expect(code).toBe(0);
