@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlantStore } from '../../src/core/store.js';
@@ -206,6 +206,17 @@ describe('plants import: files that fail part way', () => {
     expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
     expect(t.stderr()).toContain(`error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')} (ENOENT)`);
     await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.runIf(process.platform === 'linux')('closes the input and the --rejects file when the --report file cannot be opened', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'p.csv');
+    const rejects = join(t.dir, 'rejects.ndjson');
+    await writeFile(input, 'id,name\n1,Fern\n');
+    expect(await t.run('import', input, '--local', '--rejects', rejects, '--report', join(t.dir, 'no', 'such', 'report.json'))).toBe(2);
+    // What this process still has open, as Linux lists it.
+    const links = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    expect(links.filter((target) => target === input || target === rejects)).toEqual([]);
   });
 });
 

@@ -11,11 +11,13 @@ export interface Input {
   /** Bytes in all, when known (a file): the progress line's 100%. */
   size: number | undefined;
   bytesRead(): number;
+  /** Stops reading, and closes the file (not standard input): resolves once it is closed. */
+  close(): Promise<void>;
 }
 
 /** The input of an import: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
 export async function openInput(path: string, io: IOStreams): Promise<Input> {
-  if (path === '-') return { stream: io.stdin, size: undefined, bytesRead: () => 0 };
+  if (path === '-') return { stream: io.stdin, size: undefined, bytesRead: () => 0, close: async () => void io.stdin.destroy() };
   try {
     const handle = await open(path, 'r');
     const info = await handle.stat();
@@ -24,7 +26,8 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
       throw new PlantsError('unreadable_input', `${path} is a directory, not a file of plants`);
     }
     const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
-    return { stream, size: info.size, bytesRead: () => stream.bytesRead };
+    const close = () => new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
+    return { stream, size: info.size, bytesRead: () => stream.bytesRead, close };
   } catch (error) {
     if (error instanceof PlantsError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -64,13 +67,12 @@ export async function openOutput(flag: string, path: string): Promise<OutputFile
   stream.on('error', (error) => (failure ??= error));
   return {
     write: (text) => void stream.write(text),
-    close: () =>
-      new Promise((resolve) => {
-        stream.end(() => {
-          const reason = failure === undefined ? undefined : ((failure as NodeJS.ErrnoException).code ?? failure.message);
-          resolve(reason === undefined ? undefined : `could not write the ${flag} file ${path} (${reason})`);
-        });
-      }),
+    // Resolves once the file is closed: 'close' comes after 'finish', or after a failed write.
+    close: async () => {
+      if (!stream.closed) await new Promise((closed) => stream.once('close', closed).end());
+      const reason = failure === undefined ? undefined : ((failure as NodeJS.ErrnoException).code ?? failure.message);
+      return reason === undefined ? undefined : `could not write the ${flag} file ${path} (${reason})`;
+    },
   };
 }
 

@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit-codes.js';
 import type { CommandModule } from '../types.js';
 import type { ImportOptions } from './command.js';
-import { openInput, openOutput, refuseClobbering, rejectLine } from './files.js';
+import { openInput, openOutput, refuseClobbering, rejectLine, type OutputFile } from './files.js';
 import { startProgress } from './progress.js';
 import { renderSummary } from './summary.js';
 
@@ -51,13 +51,17 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     ],
   );
   const input = await openInput(options.input, ctx.io);
-  const rejects = options.rejects === undefined ? undefined : await openOutput('--rejects', options.rejects);
-  const report = options.report === undefined ? undefined : await openOutput('--report', options.report);
-  const tally = new ImportTally(rejects === undefined ? {} : { onReject: (row) => rejects.write(`${rejectLine(row)}\n`) });
-  const progress = await startProgress(ctx.io, tally, input.size, input.bytesRead);
+  // Opened in the try below, so that one that cannot be opened closes those opened before it.
+  let rejects: OutputFile | undefined;
+  let report: OutputFile | undefined;
+  let progress: { stop(): void } | undefined;
+  const tally = new ImportTally(options.rejects === undefined ? {} : { onReject: (row) => rejects?.write(`${rejectLine(row)}\n`) });
   const started = ctx.now();
   const outputErrors: string[] = [];
   try {
+    if (options.rejects !== undefined) rejects = await openOutput('--rejects', options.rejects);
+    if (options.report !== undefined) report = await openOutput('--report', options.report);
+    progress = await startProgress(ctx.io, tally, input.size, input.bytesRead);
     const rows = readRows(input.stream, format);
     const importSettings = { onConflict: options.onConflict, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run validates rows and sends nothing: no store is opened, no token needed.
@@ -72,8 +76,8 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     if (tally.counts.read === 0) throw error;
     tally.stop(error);
   } finally {
-    progress.stop();
-    input.stream.destroy();
+    progress?.stop();
+    await input.close();
     const rejectsError = await rejects?.close();
     if (rejectsError !== undefined) outputErrors.push(rejectsError);
   }
