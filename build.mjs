@@ -4,14 +4,16 @@
 // file synchronously instead of through its ES module loader (README, Performance). Two steps
 // because esbuild splits code into shared chunks only for ES modules: bundle as ES modules with
 // splitting, then turn each output file into CommonJS, its imports into require() calls. Then
-// the commands run once, and V8's code cache of what they ran is saved in dist/code-cache/.
+// the commands whose start-up counts run once, to pack the files each loads into a few
+// (dist/packs/) and to save V8's code cache of what they ran (dist/code-cache/).
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
@@ -60,61 +62,118 @@ async function buildDist() {
     supported: { 'dynamic-import': false },
   });
   await rm('dist/esm', { recursive: true });
-  // Loaded before everything else, to compile it: a file of its own, sharing no chunk.
-  await build({ ...common, entryPoints: ['src/cli/code-cache.ts'], bundle: true, format: 'cjs', outfile: 'dist/cli/code-cache.js' });
+  // Loaded before everything else, to load it: a file of its own, sharing no chunk.
+  await build({ ...common, entryPoints: ['src/cli/fast-start/index.ts'], bundle: true, format: 'cjs', outfile: 'dist/cli/fast-start.js' });
+}
+
+/** The commands whose start-up the bench times (figures 1-3), as the build runs them. */
+const startUpCommands = (serviceUrl) => ({
+  version: ['--version'],
+  local: ['create', '--local', '--id', '1', '--name', 'Fern', '--tag', 'herb'],
+  remote: ['create', '--id', '2', '--name', 'Fern', '--base-url', serviceUrl],
+});
+
+/**
+ * Packs the files the start-up commands load, then saves V8's code cache of what the commands run
+ * (src/cli/fast-start/). Both need the commands run: each in a process of its own, against a
+ * stand-in for plants serve, in an empty environment (none of the user's proxies, colours or
+ * PLANTS_ settings) but for a temporary home, config and store.
+ */
+async function buildFastStart() {
+  const home = await mkdtemp(join(tmpdir(), 'plants-build-'));
+  // Answers a create as plants serve would, for the client's code to run.
+  const service = createServer((request, response) => {
+    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":2,"name":"Fern"}'));
+  });
+  await new Promise((listening) => service.listen(0, '127.0.0.1', listening));
+  const serviceUrl = `http://127.0.0.1:${service.address().port}`;
+  try {
+    const loads = {};
+    for (const [name, argv] of Object.entries(startUpCommands(serviceUrl))) {
+      const list = join(home, `${name}.loads.json`);
+      await runThisScript(['--loads', list, ...argv], home, name);
+      loads[name] = JSON.parse(await readFile(list, 'utf8'));
+    }
+    await writePacks(loads);
+    // Its own process, because V8 takes a cache only from a process with the same flags as the one
+    // that made it: a plain `node`, as the bin runs.
+    await runThisScript(['--code-cache', serviceUrl], home, 'training');
+  } finally {
+    service.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** Runs `node build.mjs ...args` (below); fails the build if it fails, with what it printed. */
+async function runThisScript(args, home, store) {
+  const env = { HOME: home, PLANTS_CONFIG_DIR: join(home, 'config'), PLANTS_STORE: join(home, `${store}.json`), PLANTS_TOKEN: 'build' };
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+  const [code, signal] = await once(child, 'close');
+  if (code !== 0) throw new Error(`node build.mjs ${args.join(' ')} failed (exit ${code ?? signal}):\n${stderr}`);
+}
+
+/** Runs plants in this process: fails if it exits other than `expected`. */
+async function runPlants(argv, expected = 0) {
+  const { main } = createRequire(import.meta.url)('./dist/cli/process-context.js');
+  const code = await main(argv);
+  if (code !== expected) throw new Error(`plants ${argv.join(' ')}: exit ${code}, expected ${expected}`);
+}
+
+/** `--loads <list> <argv...>`: runs one command and writes the list of dist/ files it loaded. */
+async function listLoads(list, argv) {
+  await runPlants(argv);
+  const dist = `${join(dirname(fileURLToPath(import.meta.url)), 'dist')}${sep}`;
+  const files = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.startsWith(dist));
+  await writeFile(list, JSON.stringify(files.map((file) => file.slice(dist.length))));
 }
 
 /**
- * Runs the commands whose start-up counts, in a process of their own, and saves the V8 code cache
- * of every dist/ file they loaded (src/cli/code-cache.ts). Their own process, because V8 takes a
- * cache only from a process with the same flags as the one that made it: a plain `node`, as the
- * bin runs. Fails the build if a command does not do what it should.
+ * dist/packs/: each file a start-up command loads goes into one pack with the files that the same
+ * start-up commands load, as the code of a function in an object literal, by its path under dist/
+ * (index.json says which pack); files no start-up command loads stay as they are.
  */
-function buildCodeCache() {
-  // An empty environment: none of the user's proxies, colours or PLANTS_ settings.
-  const training = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--code-cache'], { env: {}, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (training.status !== 0) throw new Error(`building the code cache failed (exit ${training.status ?? training.signal}):\n${training.stderr}`);
+async function writePacks(loads) {
+  const commandsOf = new Map();
+  for (const [command, files] of Object.entries(loads)) for (const file of files) commandsOf.set(file, [...(commandsOf.get(file) ?? []), command]);
+  const packs = new Map();
+  for (const [file, commands] of commandsOf) packs.set(`${commands.join('+')}.js`, [...(packs.get(`${commands.join('+')}.js`) ?? []), file]);
+  await mkdir('dist/packs');
+  const index = {};
+  for (const [pack, files] of packs) {
+    const modules = await Promise.all(
+      // The wrapper Node puts around a CommonJS file, on the file's first line.
+      files.map(async (file) => `${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${await readFile(join('dist', file), 'utf8')}\n},\n`),
+    );
+    await writeFile(join('dist/packs', pack), `({\n${modules.join('')}})\n`);
+    for (const file of files) index[file] = pack;
+  }
+  await writeFile('dist/packs/index.json', `${JSON.stringify(index, null, 2)}\n`);
 }
 
-async function trainCodeCache() {
-  const require = createRequire(import.meta.url);
-  const saveCodeCache = require('./dist/cli/code-cache.js').useCodeCache({ record: true });
-  const { main } = require('./dist/cli/process-context.js');
-  const dir = await mkdtemp(join(tmpdir(), 'plants-build-'));
-  const rows = join(dir, 'plants.ndjson');
+/** `--code-cache <service url>`: runs the commands, and saves the code cache of every dist/ file they ran. */
+async function trainCodeCache(serviceUrl) {
+  const saveCodeCache = createRequire(import.meta.url)('./dist/cli/fast-start.js').fastStart({ record: true });
+  const rows = join(process.env.HOME, 'plants.ndjson');
   await writeFile(rows, '{"id":3,"name":"Fern"}\n{"id":4,"name":"Ivy","tag":"vine"}\n');
-  Object.assign(process.env, { HOME: dir, PLANTS_CONFIG_DIR: join(dir, 'config'), PLANTS_STORE: join(dir, 'plants.json'), PLANTS_TOKEN: 'build' });
-  // Answers a create as plants serve would, for the client's code to run.
-  const server = createServer((request, response) => {
-    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":2,"name":"Fern"}'));
-  });
-  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
-  const serverUrl = `http://127.0.0.1:${server.address().port}`;
-  const runs = [
-    [0, ['--version']],
-    [0, ['create', '--help']],
-    [0, ['create', '--local', '--id', '1', '--name', 'Fern', '--tag', 'herb']],
-    [1, ['create', '--local', '--id', '1', '--name', 'Fern']],
-    [0, ['create', '--id', '2', '--name', 'Fern', '--base-url', serverUrl]],
-    [0, ['import', '--local', rows]],
-  ];
-  try {
-    for (const [expected, argv] of runs) {
-      const code = await main(argv);
-      if (code !== expected) throw new Error(`plants ${argv.join(' ')}: exit ${code}, expected ${expected}`);
-    }
-  } finally {
-    server.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { version, local, remote } = startUpCommands(serviceUrl);
+  await runPlants(version);
+  await runPlants(['create', '--help']);
+  await runPlants(local);
+  await runPlants(local, 1); // the same id again: a conflict
+  await runPlants(remote);
+  await runPlants(['import', '--local', rows]);
   saveCodeCache();
 }
 
 // The bench imports the plugin above for its floor programs; `node build.mjs` builds dist/.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv[2] === '--code-cache') await trainCodeCache();
+  const [mode, ...args] = process.argv.slice(2);
+  if (mode === '--loads') await listLoads(args[0], args.slice(1));
+  else if (mode === '--code-cache') await trainCodeCache(args[0]);
   else {
     await buildDist();
-    buildCodeCache();
+    await buildFastStart();
   }
 }

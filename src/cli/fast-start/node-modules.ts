@@ -1,0 +1,51 @@
+// The parts of Node's CommonJS loader that the fast start takes over for dist/: Node's own require
+// is made of them, but @types/node does not declare them.
+import { Module } from 'node:module';
+import { dirname, sep } from 'node:path';
+
+/** A CommonJS module as Node's loader makes it. */
+export interface NodeModule {
+  id: string;
+  path: string;
+  filename: string;
+  exports: unknown;
+  loaded: boolean;
+  paths: string[];
+  children: NodeModule[];
+  require(id: string): unknown;
+  /** Runs a CommonJS file's text: Node calls it with the text it has read. */
+  _compile(content: string, filename: string): unknown;
+}
+
+export const nodeModules = Module as unknown as {
+  new (id: string, parent: NodeModule): NodeModule;
+  prototype: NodeModule;
+  _cache: NodeJS.Require['cache'];
+  _nodeModulePaths(directory: string): string[];
+  _resolveFilename(request: string, parent: NodeModule, isMain: boolean, options?: { paths?: string[] }): string;
+};
+
+// This file runs bundled into dist/cli/fast-start.js, CommonJS: __dirname is dist/cli.
+export const DIST = dirname(__dirname);
+/** The program's main module (bin/plants.cjs), as every `require.main` names it. */
+const MAIN = require.main;
+
+/** The arguments Node calls a CommonJS file's code with, in its wrapper function. */
+export type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: NodeModule, filename: string, dirname: string) => unknown;
+
+/** Whether a file is one of dist/'s. */
+export const inDist = (filename: string) => filename.startsWith(`${DIST}${sep}`);
+
+/** Runs a module's code as Node would: `this` its exports, and the require Node would give it. */
+export function runModule(moduleFunction: ModuleFunction, module: NodeModule, filename: string): unknown {
+  return moduleFunction.call(module.exports, module.exports, requireFor(module), module, filename, dirname(filename));
+}
+
+/**
+ * The `require` Node hands a CommonJS file, as Node makes it: the module's own require, with
+ * resolve, cache and main. (module.createRequire would do, at ~30 µs a file for paths never used.)
+ */
+function requireFor(module: NodeModule): NodeJS.Require {
+  const resolve = (request: string, options?: { paths?: string[] }) => nodeModules._resolveFilename(request, module, false, options);
+  return Object.assign((id: string) => module.require(id), { resolve, cache: nodeModules._cache, main: MAIN }) as unknown as NodeJS.Require;
+}
