@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,8 @@ const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.cjs', import.m
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What a real run of bin/plants.cjs loads: its files of dist/, and Node's built-in modules. */
-async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<{ files: string[]; builtins: string[] }> {
-  const home = await tempDir();
+async function loadedBy(args: string[], extraEnv: Record<string, string> = {}, home?: string): Promise<{ files: string[]; builtins: string[] }> {
+  home ??= await tempDir();
   const log = join(home, 'modules.log');
   const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
   const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: 'ignore' });
@@ -61,6 +62,15 @@ describe('start-up loads only what a command uses', () => {
     const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't']);
     expect(modules).toContain('src/client/http-client.ts');
     expect(matching(modules, /node_modules\/undici\/|src\/(server|store)\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+  });
+
+  it('a remote create, config file included, reads without node:fs/promises (~0.7 ms to load)', async () => {
+    const home = await tempDir();
+    mkdirSync(join(home, 'config'));
+    writeFileSync(join(home, 'config/config.json'), JSON.stringify({ 'base-url': 'http://127.0.0.1:1', token: 't' }));
+    const { builtins } = await loadedBy(['create', '--id', '1', '--name', 'Fern'], {}, home);
+    expect(builtins).toContain('node:http');
+    expect(builtins).not.toContain('node:fs/promises');
   });
 
   it('a remote create loads undici where a proxy variable is set', async () => {

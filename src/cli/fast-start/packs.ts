@@ -29,7 +29,7 @@ export function usePacks(cache: CodeCache): void {
   };
   const require = nodeModules.prototype.require;
   nodeModules.prototype.require = function (this: NodeModule, id: string) {
-    const filename = relativeTarget(this.path, id);
+    const filename = typeof id === 'string' && typeof this.path === 'string' ? relativeTarget(this.path, id) : undefined;
     const file = filename !== undefined && inDist(filename) ? filename.slice(DIST.length + 1) : undefined;
     const packName = file === undefined ? undefined : index.get(file);
     if (filename === undefined || file === undefined || packName === undefined) return require.call(this, id);
