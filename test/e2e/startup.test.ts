@@ -45,10 +45,10 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /src\/(server|client|store|import\/(?!formats\.ts))|\/run\.ts$/)).toEqual([]);
   });
 
-  it('--version loads neither child_process (commander wants it only for executable subcommands) nor a stdin stream', async () => {
+  it('--version loads neither child_process (commander wants it only for executable subcommands), a stdin stream nor node:module', async () => {
     const { builtins } = await loadedBy(['--version']);
     expect(builtins).toContain('node:tty');
-    expect(builtins.filter((name) => /^node:(child_process|internal\/fs\/streams)$/.test(name))).toEqual([]);
+    expect(builtins.filter((name) => /^node:(child_process|internal\/fs\/streams|module)$/.test(name))).toEqual([]);
   });
 
   it('create --local loads the store but not the HTTP stack or the server', async () => {
