@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,7 @@ async function buildDist() {
     supported: { 'dynamic-import': false },
   });
   await rm('dist/esm', { recursive: true });
-  // Loaded before everything else, to load it: a file of its own, sharing no chunk.
+  // Loaded before everything else, to load the rest: a file of its own, sharing no chunk.
   await build({ ...common, entryPoints: ['src/cli/fast-start/index.ts'], bundle: true, format: 'cjs', outfile: 'dist/cli/fast-start.js' });
 }
 
@@ -85,9 +85,9 @@ async function buildFastStart() {
   const service = createServer((request, response) => {
     request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":2,"name":"Fern"}'));
   });
-  await new Promise((listening) => service.listen(0, '127.0.0.1', listening));
-  const serviceUrl = `http://127.0.0.1:${service.address().port}`;
   try {
+    await new Promise((listening, failed) => service.once('error', failed).listen(0, '127.0.0.1', listening));
+    const serviceUrl = `http://127.0.0.1:${service.address().port}`;
     const loads = {};
     for (const [name, argv] of Object.entries(startUpCommands(serviceUrl))) {
       const list = join(home, `${name}.loads.json`);
@@ -107,11 +107,13 @@ async function buildFastStart() {
 /** Runs `node build.mjs ...args` (below); fails the build if it fails, with what it printed. */
 async function runThisScript(args, home, store) {
   const env = { HOME: home, PLANTS_CONFIG_DIR: join(home, 'config'), PLANTS_STORE: join(home, `${store}.json`), PLANTS_TOKEN: 'build' };
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+  // Windows cannot start a process without these.
+  for (const name of ['SystemRoot', 'TEMP', 'TMP']) if (process.platform === 'win32' && process.env[name] !== undefined) env[name] = process.env[name];
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (text) => (output += text));
   const [code, signal] = await once(child, 'close');
-  if (code !== 0) throw new Error(`node build.mjs ${args.join(' ')} failed (exit ${code ?? signal}):\n${stderr}`);
+  if (code !== 0) throw new Error(`node build.mjs ${args.join(' ')} failed (exit ${code ?? signal}):\n${output}`);
 }
 
 /** Runs plants in this process: fails if it exits other than `expected`. */
@@ -121,18 +123,20 @@ async function runPlants(argv, expected = 0) {
   if (code !== expected) throw new Error(`plants ${argv.join(' ')}: exit ${code}, expected ${expected}`);
 }
 
-/** `--loads <list> <argv...>`: runs one command and writes the list of dist/ files it loaded. */
+/** `--loads <list> <argv...>`: runs one command and writes the list of dist/ files it loaded, by their `/`-separated paths under dist/. */
 async function listLoads(list, argv) {
   await runPlants(argv);
   const dist = `${join(dirname(fileURLToPath(import.meta.url)), 'dist')}${sep}`;
   const files = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.startsWith(dist));
-  await writeFile(list, JSON.stringify(files.map((file) => file.slice(dist.length))));
+  await writeFile(list, JSON.stringify(files.map((file) => file.slice(dist.length).replaceAll(sep, '/'))));
 }
 
 /**
  * dist/packs/: each file a start-up command loads goes into one pack with the files that the same
- * start-up commands load, as the code of a function in an object literal, by its path under dist/
- * (index.json says which pack); files no start-up command loads stay as they are.
+ * start-up commands load, as the code of a function in an object literal, by its path under dist/;
+ * index.json says which pack, and the file's size, for the loader to check that the file is still
+ * as packed (src/cli/fast-start/packs.ts). Files no start-up command loads
+ * stay as they are.
  */
 async function writePacks(loads) {
   const commandsOf = new Map();
@@ -142,12 +146,16 @@ async function writePacks(loads) {
   await mkdir('dist/packs');
   const index = {};
   for (const [pack, files] of packs) {
-    const modules = await Promise.all(
-      // The wrapper Node puts around a CommonJS file, on the file's first line.
-      files.map(async (file) => `${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${await readFile(join('dist', file), 'utf8')}\n},\n`),
-    );
+    const modules = [];
+    for (const file of files) {
+      index[file] = { pack, size: (await stat(join('dist', file))).size };
+      // Its source map comment would point from the pack to a map of another file. (With source
+      // maps on, there are no packs: Node loads the file, whose comment points to its map.)
+      const code = (await readFile(join('dist', file), 'utf8')).replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
+      // The wrapper Node puts around a CommonJS file, on the file's first line (as src/cli/fast-start/node-modules.ts does).
+      modules.push(`${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${code}\n},\n`);
+    }
     await writeFile(join('dist/packs', pack), `({\n${modules.join('')}})\n`);
-    for (const file of files) index[file] = pack;
   }
   await writeFile('dist/packs/index.json', `${JSON.stringify(index, null, 2)}\n`);
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,11 +34,26 @@ async function copyOfBuild(): Promise<{ home: string; bin: string; dist: string 
   return { home, bin: join(home, 'app/bin/plants.cjs'), dist: join(home, 'app/dist') };
 }
 
+type PackIndex = Record<string, { pack: string; size: number }>;
+
+const indexOf = (dist: string) => JSON.parse(readFileSync(join(dist, 'packs/index.json'), 'utf8')) as PackIndex;
+
 /** The pack a file of dist/ is in, by dist/packs/index.json. */
 function packOf(dist: string, file: string): string {
-  const index = JSON.parse(readFileSync(join(dist, 'packs/index.json'), 'utf8')) as Record<string, string>;
-  expect(index[file]).toBeDefined();
-  return join(dist, 'packs', index[file] as string);
+  const packed = indexOf(dist)[file];
+  expect(packed).toBeDefined();
+  return join(dist, 'packs', packed?.pack as string);
+}
+
+/** Writes files into dist/ and a pack of them, as build.mjs does, and adds them to the index. */
+function addPack(dist: string, name: string, files: Record<string, string>): void {
+  const modules = Object.entries(files).map(([file, code]) => {
+    writeFileSync(join(dist, file), code);
+    return `${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${code}\n},\n`;
+  });
+  writeFileSync(join(dist, 'packs', name), `({\n${modules.join('')}})\n`);
+  const added = Object.fromEntries(Object.entries(files).map(([file, code]) => [file, { pack: name, size: Buffer.byteLength(code) }]));
+  writeFileSync(join(dist, 'packs/index.json'), JSON.stringify({ ...indexOf(dist), ...added }));
 }
 
 /** The create command's output, in whichever file esbuild put it. */
@@ -65,9 +80,7 @@ describe('the fast start of dist/: packs and a code cache', () => {
 
   it('a file changed since the build, even to the same length, runs as changed: neither its pack nor its cache is used', async () => {
     const { home, bin, dist } = await copyOfBuild();
-    const pack = readFileSync(packOf(dist, 'cli/process-context.js'), 'utf8');
-    const index = JSON.parse(readFileSync(join(dist, 'packs/index.json'), 'utf8')) as Record<string, string>;
-    const renderer = Object.keys(index).find((file) => readFileSync(join(dist, file), 'utf8').includes(CREATED));
+    const renderer = Object.keys(indexOf(dist)).find((file) => readFileSync(join(dist, file), 'utf8').includes(CREATED));
     expect(renderer).toBeDefined();
     const file = join(dist, renderer as string);
     writeFileSync(file, readFileSync(file, 'utf8').replace(CREATED, '("Planted")} plant'));
@@ -75,13 +88,11 @@ describe('the fast start of dist/: packs and a code cache', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Planted plant 1 "Fern"/);
     expect(compiled.find((entry) => entry.filename === file)).toEqual({ filename: file, offered: false, rejected: false });
-    expect(readFileSync(packOf(dist, 'cli/process-context.js'), 'utf8')).toBe(pack);
   });
 
   it('a pack changed since the build, to the same length, runs as changed, without its cache (V8 would take it)', async () => {
     const { home, bin, dist } = await copyOfBuild();
-    const index = JSON.parse(readFileSync(join(dist, 'packs/index.json'), 'utf8')) as Record<string, string>;
-    const packs = [...new Set(Object.values(index))].map((name) => join(dist, 'packs', name));
+    const packs = [...new Set(Object.values(indexOf(dist)).map((packed) => packed.pack))].map((name) => join(dist, 'packs', name));
     const pack = packs.find((file) => readFileSync(file, 'utf8').includes(CREATED));
     expect(pack).toBeDefined();
     writeFileSync(pack as string, readFileSync(pack as string, 'utf8').replace(CREATED, '("Planted")} plant'));
@@ -100,34 +111,55 @@ describe('the fast start of dist/: packs and a code cache', () => {
     expect(compiled.find((entry) => entry.filename === pack)).toMatchObject({ offered: true, rejected: true });
   });
 
-  it('a pack that cannot be compiled is passed over: its files load one by one', async () => {
+  it('a pack that cannot be compiled, is empty or lacks a file is passed over: its files load one by one', async () => {
+    for (const damage of ['({ "cli/process-context.js": function (', '', '({})']) {
+      const { home, bin, dist } = await copyOfBuild();
+      writeFileSync(packOf(dist, 'cli/process-context.js'), damage);
+      const { code, stdout, stderr, compiled } = await compiledBy(bin, ['--version'], home);
+      expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+      expect(compiled.map((entry) => entry.filename)).toContain(join(dist, 'cli/process-context.js'));
+    }
+  });
+
+  it('a packed file deleted since the build is missing, as it would be without packs', async () => {
     const { home, bin, dist } = await copyOfBuild();
-    writeFileSync(packOf(dist, 'cli/process-context.js'), '({ "cli/process-context.js": function (');
-    const { code, stdout, stderr, compiled } = await compiledBy(bin, ['--version'], home);
-    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
-    expect(compiled.map((entry) => entry.filename)).toContain(join(dist, 'cli/process-context.js'));
+    const index = indexOf(dist);
+    const file = Object.keys(index).find((name) => name.startsWith('chunks/') && index[name]?.pack === index['cli/process-context.js']?.pack);
+    expect(file).toBeDefined();
+    rmSync(join(dist, file as string));
+    const { code, stderr } = await compiledBy(bin, ['--version'], home);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`Cannot find module '../${file as string}'`);
   });
 
   it('gives a file of dist/, packed or not, the require, module and exports Node would', async () => {
     const { home, dist } = await copyOfBuild();
-    // A probe, packed, requiring a file that is packed and throws as it loads, then one that is not packed.
+    // A probe, packed, requiring: a packed file that throws as it loads; two packed files that
+    // require each other; a file that is not packed, which requires one of the two again.
     const probe = `
       const seen = { main: require.main.filename, resolved: require.resolve('./probe.js'), id: module.id, filename: __filename, dirname: __dirname,
-        paths: module.paths.slice(0, 2), parent: module.parent.filename, child: module.parent.children.includes(module), loaded: module.loaded,
+        paths: module.paths.slice(0, 2), lookup: require.resolve.paths('x').slice(0, 2), extensions: Object.keys(require.extensions),
+        parent: module.parent.filename, child: module.parent.children.includes(module), loaded: module.loaded,
         cached: require.cache[__filename] === module, exports: this === exports && exports === module.exports, builtin: typeof require('node:path').join };
       try { require('./probe-throws.js'); } catch (error) { seen.threw = error.message; }
       seen.throwsCached = require.resolve('./probe-throws.js') in require.cache;
       seen.throwsChild = module.children.some((child) => child.filename.endsWith('probe-throws.js'));
+      seen.cycle = require('./probe-a.js');
+      seen.cycleLoaded = require.cache[require.resolve('./probe-a.js')].loaded;
       seen.plain = require('./probe-plain.js');
+      seen.children = module.children.map((child) => child.id.slice(__dirname.length + 1));
       console.log(JSON.stringify(seen));`;
-    const throws = "throw new Error('as it loads');";
-    writeFileSync(join(dist, 'chunks/probe.js'), probe);
-    writeFileSync(join(dist, 'chunks/probe-throws.js'), throws);
-    writeFileSync(join(dist, 'chunks/probe-plain.js'), `module.exports = { loaded: module.loaded, cached: require.cache[__filename] === module, parent: module.parent.filename };`);
-    const wrapped = (code: string) => `function (exports, require, module, __filename, __dirname) { ${code}\n}`;
-    writeFileSync(join(dist, 'packs/probe.js'), `({ "chunks/probe.js": ${wrapped(probe)}, "chunks/probe-throws.js": ${wrapped(throws)} })`);
-    const index = JSON.parse(readFileSync(join(dist, 'packs/index.json'), 'utf8')) as Record<string, string>;
-    writeFileSync(join(dist, 'packs/index.json'), JSON.stringify({ ...index, 'chunks/probe.js': 'probe.js', 'chunks/probe-throws.js': 'probe.js' }));
+    writeFileSync(
+      join(dist, 'chunks/probe-plain.js'),
+      `const b = require('./probe-b.js');
+      module.exports = { b, loaded: module.loaded, cached: require.cache[__filename] === module, parent: module.parent.filename, children: module.children.map((child) => child.id.slice(__dirname.length + 1)) };`,
+    );
+    addPack(dist, 'probe.js', {
+      'chunks/probe.js': probe,
+      'chunks/probe-throws.js': "throw new Error('as it loads');",
+      'chunks/probe-a.js': "exports.early = 1; const b = require('./probe-b.js'); exports.late = 2; exports.bSaw = b.sawA;",
+      'chunks/probe-b.js': "exports.sawA = JSON.stringify(require('./probe-a.js'));",
+    });
     const bin = (fast: boolean) => `${fast ? "require('../dist/cli/fast-start.js').fastStart();\n" : ''}require('../dist/chunks/probe.js');\n`;
     writeFileSync(join(home, 'app/bin/fast.cjs'), bin(true));
     writeFileSync(join(home, 'app/bin/plain.cjs'), bin(false));
@@ -138,8 +170,21 @@ describe('the fast start of dist/: packs and a code cache', () => {
       return { seen: stdout.replaceAll(`${name}.cjs`, 'BIN'), compiled: (JSON.parse(await readFile(log, 'utf8')) as Compiled[]).map((entry) => entry.filename) };
     };
     const fast = await run('fast');
-    expect(JSON.parse(fast.seen)).toMatchObject({ resolved: join(dist, 'chunks/probe.js'), cached: true, child: true, exports: true, builtin: 'function', threw: 'as it loads', throwsCached: false, throwsChild: false });
-    // The probe came from its pack; the plain file was compiled on its own.
+    expect(JSON.parse(fast.seen)).toMatchObject({
+      resolved: join(dist, 'chunks/probe.js'),
+      cached: true,
+      child: true,
+      exports: true,
+      builtin: 'function',
+      threw: 'as it loads',
+      throwsCached: false,
+      throwsChild: false,
+      cycle: { early: 1, late: 2, bSaw: '{"early":1}' },
+      cycleLoaded: true,
+      plain: { b: { sawA: '{"early":1}' }, children: ['probe-b.js'] },
+      children: ['probe-a.js', 'probe-plain.js'],
+    });
+    // The probe and the files it requires came from their pack; the plain file was compiled on its own.
     expect(fast.compiled).toEqual([join(dist, 'packs/probe.js'), join(dist, 'chunks/probe-plain.js')]);
     const plain = await run('plain');
     expect(plain.compiled).toEqual([]);

@@ -20,12 +20,14 @@ export interface NodeModule {
  * Node's Module class: the constructor of this file's own module object. (The same class as
  * require('node:module').Module, which would load four more built-in modules, ~0.25 ms.)
  */
-export const nodeModules = module.constructor as unknown as {
+export const Module = module.constructor as unknown as {
   new (id: string, parent: NodeModule): NodeModule;
   prototype: NodeModule;
   _cache: NodeJS.Require['cache'];
+  _extensions: NodeJS.Require['extensions'];
   _nodeModulePaths(directory: string): string[];
   _resolveFilename(request: string, parent: NodeModule, isMain: boolean, options?: { paths?: string[] }): string;
+  _resolveLookupPaths(request: string, parent: NodeModule): string[] | null;
 };
 
 // This file runs bundled into dist/cli/fast-start.js, CommonJS: __dirname is dist/cli.
@@ -36,8 +38,18 @@ const MAIN = require.main;
 /** The arguments Node calls a CommonJS file's code with, in its wrapper function. */
 export type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: NodeModule, filename: string, dirname: string) => unknown;
 
-/** Whether a file is one of dist/'s. */
-export const inDist = (filename: string) => filename.startsWith(`${DIST}${sep}`);
+/**
+ * A file's code in the wrapper function Node puts around CommonJS code, on the file's first line so
+ * that line numbers hold. (build.mjs writes the same wrapper around each file of a pack.)
+ */
+export const wrapped = (code: string) => `(function (exports, require, module, __filename, __dirname) { ${code}\n});`;
+
+/** A file's path under dist/, `/`-separated, as packs and their index name files; undefined outside dist/. */
+export function distPath(filename: string): string | undefined {
+  if (!filename.startsWith(`${DIST}${sep}`)) return undefined;
+  const path = filename.slice(DIST.length + 1);
+  return sep === '/' ? path : path.replaceAll(sep, '/');
+}
 
 /** Runs a module's code as Node would: `this` its exports, and the require Node would give it. */
 export function runModule(moduleFunction: ModuleFunction, module: NodeModule, filename: string): unknown {
@@ -46,9 +58,12 @@ export function runModule(moduleFunction: ModuleFunction, module: NodeModule, fi
 
 /**
  * The `require` Node hands a CommonJS file, as Node makes it: the module's own require, with
- * resolve, cache and main. (module.createRequire would do, at ~30 µs a file for paths never used.)
+ * resolve (and resolve.paths), cache, main and extensions. (module.createRequire would do, at ~30 µs
+ * a file for paths never used.)
  */
 function requireFor(module: NodeModule): NodeJS.Require {
-  const resolve = (request: string, options?: { paths?: string[] }) => nodeModules._resolveFilename(request, module, false, options);
-  return Object.assign((id: string) => module.require(id), { resolve, cache: nodeModules._cache, main: MAIN }) as unknown as NodeJS.Require;
+  const resolve = Object.assign((request: string, options?: { paths?: string[] }) => Module._resolveFilename(request, module, false, options), {
+    paths: (request: string) => Module._resolveLookupPaths(request, module),
+  });
+  return Object.assign((id: string) => module.require(id), { resolve, cache: Module._cache, main: MAIN, extensions: Module._extensions }) as unknown as NodeJS.Require;
 }
