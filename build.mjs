@@ -135,14 +135,16 @@ async function listLoads(list, argv) {
  * dist/packs/: each file a start-up command loads goes into one pack with the files that the same
  * start-up commands load, as the code of a function in an object literal, by its path under dist/;
  * index.json says which pack, and the file's size, for the loader to check that the file is still
- * as packed (src/cli/fast-start/packs.ts). Files no start-up command loads
- * stay as they are.
+ * as packed (src/cli/fast-start/packs.ts). Files no start-up command loads stay as they are.
  */
 async function writePacks(loads) {
   const commandsOf = new Map();
   for (const [command, files] of Object.entries(loads)) for (const file of files) commandsOf.set(file, [...(commandsOf.get(file) ?? []), command]);
   const packs = new Map();
-  for (const [file, commands] of commandsOf) packs.set(`${commands.join('+')}.js`, [...(packs.get(`${commands.join('+')}.js`) ?? []), file]);
+  for (const [file, commands] of commandsOf) {
+    const pack = `${commands.join('+')}.js`;
+    packs.set(pack, [...(packs.get(pack) ?? []), file]);
+  }
   await mkdir('dist/packs');
   const index = {};
   for (const [pack, files] of packs) {
@@ -160,7 +162,7 @@ async function writePacks(loads) {
   await writeFile('dist/packs/index.json', `${JSON.stringify(index, null, 2)}\n`);
 }
 
-/** `--code-cache <service url>`: runs the commands, and saves the code cache of every dist/ file they ran. */
+/** `--code-cache <service url>`: runs the commands, and saves the code cache of every pack and other dist/ file they ran. */
 async function trainCodeCache(serviceUrl) {
   const saveCodeCache = createRequire(import.meta.url)('./dist/cli/fast-start.js').fastStart({ record: true });
   const rows = join(process.env.HOME, 'plants.ndjson');
