@@ -93,8 +93,8 @@ function asPacked(filename: string, size: number, packWrittenMs: number): boolea
 
 /**
  * What Node's Module._load does for a file it has not loaded yet, with the file's code at hand.
- * (Not done: the warning Node gives for a missing property read from a module that is still
- * loading, in a require cycle; dist/ has none.)
+ * (Not done: the warning Node prints when code reads a missing property of a module that is
+ * still loading, in a require cycle: a warning only, nothing that changes what runs.)
  */
 function loadModule(moduleFunction: ModuleFunction, filename: string, parent: NodeModule): unknown {
   const module = new Module(filename, parent);
