@@ -59,6 +59,20 @@ function addPack(dist: string, name: string, files: Record<string, string>): voi
 /** The create command's output, in whichever file esbuild put it. */
 const CREATED = '("Created")} plant';
 
+/**
+ * Changes "Created" to "Planted", keeping the length, in whichever of `files` has it, then runs a
+ * local create, which must print the change: the file changed, and how dist/ was compiled.
+ */
+async function createdAfterChanging(files: string[], bin: string, home: string) {
+  const file = files.find((candidate) => readFileSync(candidate, 'utf8').includes(CREATED));
+  expect(file).toBeDefined();
+  writeFileSync(file as string, readFileSync(file as string, 'utf8').replace(CREATED, '("Planted")} plant'));
+  const { code, stdout, compiled } = await compiledBy(bin, ['create', '--local', '--id', '1', '--name', 'Fern'], home);
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/^Planted plant 1 "Fern"/);
+  return { file: file as string, compiled };
+}
+
 describe('the fast start of dist/: packs and a code cache', () => {
   it('--version, create --local and a remote create load their files from a few packs, each with a cache V8 takes', async () => {
     const service = await fakeService();
@@ -80,26 +94,15 @@ describe('the fast start of dist/: packs and a code cache', () => {
 
   it('a file changed since the build, even to the same length, runs as changed: neither its pack nor its cache is used', async () => {
     const { home, bin, dist } = await copyOfBuild();
-    const renderer = Object.keys(indexOf(dist)).find((file) => readFileSync(join(dist, file), 'utf8').includes(CREATED));
-    expect(renderer).toBeDefined();
-    const file = join(dist, renderer as string);
-    writeFileSync(file, readFileSync(file, 'utf8').replace(CREATED, '("Planted")} plant'));
-    const { code, stdout, compiled } = await compiledBy(bin, ['create', '--local', '--id', '1', '--name', 'Fern'], home);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^Planted plant 1 "Fern"/);
+    const { file, compiled } = await createdAfterChanging(Object.keys(indexOf(dist)).map((name) => join(dist, name)), bin, home);
     expect(compiled.find((entry) => entry.filename === file)).toEqual({ filename: file, offered: false, rejected: false });
   });
 
   it('a pack changed since the build, to the same length, runs as changed, without its cache (V8 would take it)', async () => {
     const { home, bin, dist } = await copyOfBuild();
     const packs = [...new Set(Object.values(indexOf(dist)).map((packed) => packed.pack))].map((name) => join(dist, 'packs', name));
-    const pack = packs.find((file) => readFileSync(file, 'utf8').includes(CREATED));
-    expect(pack).toBeDefined();
-    writeFileSync(pack as string, readFileSync(pack as string, 'utf8').replace(CREATED, '("Planted")} plant'));
-    const { code, stdout, compiled } = await compiledBy(bin, ['create', '--local', '--id', '1', '--name', 'Fern'], home);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^Planted plant 1 "Fern"/);
-    expect(compiled.find((entry) => entry.filename === pack)).toEqual({ filename: pack, offered: false, rejected: false });
+    const { file, compiled } = await createdAfterChanging(packs, bin, home);
+    expect(compiled.find((entry) => entry.filename === file)).toEqual({ filename: file, offered: false, rejected: false });
   });
 
   it('a damaged cache is rejected, and the command runs as it would without one', async () => {
