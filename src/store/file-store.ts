@@ -45,6 +45,11 @@ interface State {
    * a matter of bytes (appendToStoreFile). Otherwise it goes plant by plant.
    */
   foldsAsText: boolean;
+  /**
+   * The store file as `load` read it (undefined: there was none), for a rewrite in the same locked
+   * call, so that a create reads the store once. Dropped after that call: between writes, ids only.
+   */
+  read?: { storeFile: Buffer | undefined };
 }
 
 /**
@@ -130,7 +135,9 @@ export class FileStore implements PlantStore {
 
   /** Reads and checks the store now (throws `store_corrupt` for one that is not ours), and keeps it for the next write. */
   async open(): Promise<void> {
-    this.cache = await this.load(await this.onDisk());
+    const state = await this.load(await this.onDisk());
+    delete state.read;
+    this.cache = state;
   }
 
   /**
@@ -164,6 +171,7 @@ export class FileStore implements PlantStore {
       // A lock we lost (this process stalled past its staleness) may be another writer's now.
       if (lock.lost) throw storeLockedError(this.path, lock.lost);
       const result = await work(current);
+      delete current.read;
       // An append keeps state.onDisk up to date itself; a rewrite replaced the store file. Failing
       // to learn its stat now only means reading the files again next time.
       if (current.onDisk.store === '') {
@@ -205,7 +213,8 @@ export class FileStore implements PlantStore {
   }
 
   private async load(onDisk: OnDisk): Promise<State> {
-    const stored = await this.storeFileLines();
+    const storeFile = await this.storeFileBytes();
+    const stored = decodeStoreFile(storeFile, this.path);
     const journal = await readJournal(this.journalPath);
     const ids = new Set(stored.plants.keys());
     let journalRepeats = false;
@@ -213,26 +222,17 @@ export class FileStore implements PlantStore {
       if (ids.has(id)) journalRepeats = true;
       else ids.add(id);
     }
-    return { onDisk, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats };
+    return { onDisk, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats, read: { storeFile } };
   }
 
-  /** Every plant as its line, by id: the store file's, then the journal's it does not repeat. */
-  private async lines(): Promise<Map<bigint, string>> {
-    const lines = (await this.storeFileLines()).plants;
+  /** Every plant as its line, by id: the store file's (as given, or read now), then the journal's it does not repeat. */
+  private async lines(read?: State['read']): Promise<Map<bigint, string>> {
+    const lines = decodeStoreFile(read !== undefined ? read.storeFile : await this.storeFileBytes(), this.path).plants;
     for (const { id, line } of (await readJournal(this.journalPath)).plants) {
       // An id the store file holds already was folded into it by a compaction the journal outlived.
       if (!lines.has(id)) lines.set(id, line);
     }
     return lines;
-  }
-
-  private async storeFileLines(): Promise<{ plants: Map<bigint, string>; ourLayout: boolean }> {
-    const text = await this.storeFileText();
-    return text === undefined ? { plants: new Map(), ourLayout: true } : decodeStoreLines(text, this.path);
-  }
-
-  private async storeFileText(): Promise<string | undefined> {
-    return (await this.storeFileBytes())?.toString('utf8');
   }
 
   private async storeFileBytes(): Promise<Buffer | undefined> {
@@ -254,9 +254,9 @@ export class FileStore implements PlantStore {
     if (state.foldsAsText) {
       const journal = await journalBytes(this.journalPath, state.journalBytes);
       const lines = added.length === 0 ? journal : Buffer.concat([journal, Buffer.from(`${added.join('\n')}\n`)]);
-      file = appendToStoreFile(await this.storeFileBytes(), lines);
+      file = appendToStoreFile(state.read !== undefined ? state.read.storeFile : await this.storeFileBytes(), lines);
     } else {
-      file = encodeStoreLines([...(await this.lines()).values(), ...added]);
+      file = encodeStoreLines([...(await this.lines(state.read)).values(), ...added]);
     }
     await this.write(file);
     // From here the plants are stored: what follows must not report them as not created.
@@ -297,6 +297,11 @@ export class FileStore implements PlantStore {
     const [store, journal] = await Promise.all([storeStamp(this.path), statJournal(this.journalPath)]);
     return { store, journal };
   }
+}
+
+/** A store file's plants as their lines, and whether it is in our layout. No file: no plants. */
+function decodeStoreFile(bytes: Buffer | undefined, path: string): { plants: Map<bigint, string>; ourLayout: boolean } {
+  return bytes === undefined ? { plants: new Map(), ourLayout: true } : decodeStoreLines(bytes.toString('utf8'), path);
 }
 
 /**
