@@ -4,11 +4,15 @@ import type { PlantStore } from './store.js';
 import { parseNewPlant } from './validate.js';
 
 /**
- * The one create logic, for `--local`, the server and import alike: validate, then add. Returns the
- * stored plant (with its id); throws PlantsError `invalid_plant` or `duplicate_id`.
+ * The one create logic: validate, then add. Returns the stored plant (with its id); throws
+ * PlantsError `invalid_plant` or `duplicate_id`.
  */
 export async function createPlant(store: PlantStore, input: unknown): Promise<NewPlant> {
-  const plant = parseNewPlant(input);
+  return await addPlant(store, parseNewPlant(input));
+}
+
+/** The add of createPlant, for a caller that holds a validated NewPlant already (`--local`, the server): throws `duplicate_id`. */
+export async function addPlant(store: PlantStore, plant: NewPlant): Promise<NewPlant> {
   const [outcome] = await store.addAll([plant]);
   if (outcome === 'duplicate') throw duplicateId(plant.id);
   return plant;

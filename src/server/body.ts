@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../core/json.js';
 import { canonicalPlant } from '../core/plant-line.js';
 import { printable } from '../core/printable.js';
+import type { NewPlant } from '../core/schemas.js';
+import { parseNewPlant } from '../core/validate.js';
 import { reject } from './failures.js';
 
 /** `application/json`, with or without parameters (`; charset=utf-8`), in any case. */
@@ -58,11 +60,12 @@ export class ClientGone extends Error {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The body as parsed JSON, numbers kept exact; 400 malformed_json for bad UTF-8 or bad JSON. A
- * body in the canonical one-line form most clients send comes back as its NewPlant, read by the
- * fast exact path (core/plant-line.ts); any other body is parsed losslessly for createPlant.
+ * The body's NewPlant: 400 malformed_json for bad UTF-8 or bad JSON, `invalid_plant` for JSON that
+ * is not a NewPlant. A body in the canonical one-line form most clients send is read by the fast
+ * exact path (core/plant-line.ts), which validates as it reads; any other is parsed losslessly,
+ * then validated.
  */
-export function decodeJsonBody(bytes: Buffer): unknown {
+export function newPlantOfBody(bytes: Buffer): NewPlant {
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -71,11 +74,13 @@ export function decodeJsonBody(bytes: Buffer): unknown {
   }
   const plant = canonicalPlant(text);
   if (plant !== undefined) return plant;
+  let json: unknown;
   try {
-    return parseJson(text);
+    json = parseJson(text);
   } catch (error) {
     // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
     const reason = error instanceof SyntaxError ? printable(error.message) : error instanceof RangeError ? 'nested too deeply' : 'unreadable';
     throw reject(400, 'malformed_json', `the request body is not valid JSON: ${reason}`);
   }
+  return parseNewPlant(json);
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPlant, toPlant } from '../core/create.js';
+import { addPlant, toPlant } from '../core/create.js';
 import type { PlantStore } from '../core/store.js';
-import { ClientGone, decodeJsonBody, isJsonContentType, readBody } from './body.js';
+import { ClientGone, isJsonContentType, newPlantOfBody, readBody } from './body.js';
 import { failure, failureFor, reject, type Failure } from './failures.js';
 import { sendFailure, sendJson } from './respond.js';
 
@@ -34,7 +34,7 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
   async function createFromBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const read = await readBody(req, options.maxBodyBytes);
     if (!read.complete) throw tooLarge();
-    const plant = await createPlant(options.store, decodeJsonBody(read.bytes));
+    const plant = await addPlant(options.store, newPlantOfBody(read.bytes));
     sendJson(res, 200, toPlant(plant), {}, { close: options.isStopping() });
   }
 

@@ -1,4 +1,4 @@
-import { createPlant } from '../../../core/create.js';
+import { addPlant } from '../../../core/create.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import { parseNewPlantText } from '../../../core/validate.js';
@@ -26,7 +26,7 @@ async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> 
   });
   if (options.local) {
     const path = settings.require('store');
-    return { plant: await createPlant(await ctx.openStore(path), plant), where: path };
+    return { plant: await addPlant(await ctx.openStore(path), plant), where: path };
   }
   const { client, baseUrl } = await serviceClient(settings, ctx);
   try {
