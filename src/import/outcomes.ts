@@ -30,7 +30,7 @@ export interface Counts {
 
 export interface ImportListener {
   /** Called for every row that did not end up created or skipped: write it to --rejects. */
-  onReject?(row: Row, failure: RowFailure): void;
+  onReject?(row: Row): void;
 }
 
 /**
@@ -87,12 +87,13 @@ export class ImportTally {
     this.reject(row, error);
   }
 
+  /** Counted and handed to --rejects, but not listed one by one: after a stop there may be millions. */
   notSent(row: Row): void {
     this.counts.notSent += 1;
-    this.reject(row, new PlantsError('not_sent', 'not sent: the import stopped before this row'), false);
+    this.listener.onReject?.(row);
   }
 
-  private reject(row: Row, error: PlantsError, listed = true): void {
+  private reject(row: Row, error: PlantsError): void {
     const id = row.error === undefined ? row.plant.id : row.id;
     const failure: RowFailure = {
       ...row.at,
@@ -102,8 +103,7 @@ export class ImportTally {
       message: error.message,
       ...(error.issues.length > 0 ? { issues: error.issues } : {}),
     };
-    // Unsent rows are counted and go to --rejects, but are not listed one by one: there may be millions.
-    if (listed) this.failures.push(failure);
-    this.listener.onReject?.(row, failure);
+    this.failures.push(failure);
+    this.listener.onReject?.(row);
   }
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
+import { encodePlant } from '../../../core/plant-line.js';
 import type { Row } from '../../../import/rows.js';
 import type { IOStreams } from '../../context.js';
 
@@ -84,6 +85,6 @@ export interface OutputFile {
 
 /** A row not created, re-importable as it is (one NDJSON line): the plant, or the row as it was read. */
 export function rejectLine(row: Row): string {
-  if (row.error === undefined) return stringifyJson(row.plant);
+  if (row.error === undefined) return encodePlant(row.plant);
   return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
 }
