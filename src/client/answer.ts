@@ -3,6 +3,7 @@ import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
 import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
+import { isRetryableStatus } from './retry.js';
 
 /** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -44,7 +45,7 @@ export function readAnswer(status: number, body: string): Plant {
   }
   const error = ErrorBodySchema.safeParse(tryParse(body, parseJson));
   const detail = error.success ? `: ${printable(error.data.message)}` : '';
-  if (status === 429 || status === 503) {
+  if (isRetryableStatus(status)) {
     // Not processed, by what these statuses mean (and plants serve answers 503 only so).
     throw new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was created`, {
       cause: { code: 'SERVICE_UNAVAILABLE' },

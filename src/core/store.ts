@@ -14,3 +14,15 @@ export interface PlantStore {
    */
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]>;
 }
+
+/**
+ * Adds each plant whose id is free, in order: a later plant with an id taken earlier in the same
+ * call is a duplicate too. Shared by every store, so that they agree on duplicates.
+ */
+export function addEachNew(plants: readonly NewPlant[], ids: { has(id: bigint): boolean }, add: (plant: NewPlant) => void): AddOutcome[] {
+  return plants.map((plant) => {
+    if (ids.has(plant.id)) return 'duplicate';
+    add(plant);
+    return 'added';
+  });
+}

@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-const stopping = new WeakSet<Server>();
 const stops = new WeakMap<Server, Promise<void>>();
 /** Per server: its open connections, and those with a request being answered. */
 const connections = new WeakMap<Server, { open: Set<Socket>; busy: Set<Socket> }>();
@@ -30,7 +29,7 @@ export function trackConnections(server: Server): void {
 
 /** True once stopServer was called: answers in flight then close their connection behind them. */
 export function isStopping(server: Server): boolean {
-  return stopping.has(server);
+  return stops.has(server);
 }
 
 export interface ListeningAddress {
@@ -77,7 +76,6 @@ export function stopServer(server: Server, options: StopOptions = {}): Promise<v
 }
 
 function closeGracefully(server: Server, graceMs: number): Promise<void> {
-  stopping.add(server);
   return new Promise((resolve) => {
     if (!server.listening) {
       resolve();

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { stringifyJson } from '../core/json.js';
 import { errorBody, failure, type Failure } from './failures.js';
+import { COMMON_HEADERS } from './respond.js';
 
 /** How long a socket we answered on our own may linger for the client to read the answer. */
 const LINGER_MS = 2_000;
@@ -14,9 +15,7 @@ const LINGER_MS = 2_000;
 export function answerOnSocket(socket: Duplex, answer: Failure): void {
   const body = stringifyJson(errorBody(answer));
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
+    ...COMMON_HEADERS,
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
     ...answer.headers,

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { errorBody, type Failure } from './failures.js';
 
 /** Headers every answer carries: JSON that no cache keeps and no browser sniffs as something else. */
-const COMMON_HEADERS = {
+export const COMMON_HEADERS = {
   'content-type': 'application/json',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, PlantStore } from '../core/store.js';
+import { addEachNew, type AddOutcome, type PlantStore } from '../core/store.js';
 import { journalBytes, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
 import { encodePlant, plantOfLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
@@ -94,11 +94,9 @@ export class FileStore implements PlantStore {
   async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     return this.locked(async (state) => {
       const added: string[] = [];
-      const outcomes = plants.map((plant): AddOutcome => {
-        if (state.ids.has(plant.id)) return 'duplicate';
+      const outcomes = addEachNew(plants, state.ids, (plant) => {
         state.ids.add(plant.id);
         added.push(encodePlant(plant));
-        return 'added';
       });
       if (added.length === 0) return outcomes;
       const journalPlants = state.journalPlants + added.length;

@@ -27,10 +27,9 @@ const TAIL = ']\n}\n';
 const INDENT = '    ';
 
 /** A store file of these canonical plant lines. */
-export function encodeStoreLines(lines: Iterable<string>): string {
-  const all = [...lines];
+export function encodeStoreLines(lines: readonly string[]): string {
   // One join over the lines themselves: no second string per plant (a store may hold millions).
-  return all.length === 0 ? `${HEAD}${TAIL}` : `${HEAD}\n${INDENT}${all.join(`,\n${INDENT}`)}\n  ${TAIL}`;
+  return lines.length === 0 ? `${HEAD}${TAIL}` : `${HEAD}\n${INDENT}${lines.join(`,\n${INDENT}`)}\n  ${TAIL}`;
 }
 
 export function encodeStore(plants: Iterable<NewPlant>): string {
