@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { benchDir, ndjsonFile, storeFile } from './lib/fixtures.js';
-import { BIN, compareTimes, median, mustRun, ROOT, timed } from './lib/process.js';
+import { BIN, compareTimes, median, mustRun, ROOT } from './lib/process.js';
 import { bareServer, plantsServe, type Server } from './lib/servers.js';
 
 export interface Figure {
@@ -217,4 +217,3 @@ export async function memory(sizes: Sizes): Promise<Figure[]> {
   ];
 }
 
-export { timed };

@@ -6,11 +6,11 @@ export function benchDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `plants-bench-${name}-`));
 }
 
-/** An NDJSON file of `rows` NewPlants with ids from `first`, as a user's export would look. */
-export function ndjsonFile(dir: string, rows: number, first = 1): string {
+/** An NDJSON file of `rows` NewPlants with ids from 1, as a user's export would look. */
+export function ndjsonFile(dir: string, rows: number): string {
   const path = join(dir, `plants-${rows}.ndjson`);
   const lines: string[] = [];
-  for (let id = first; id < first + rows; id += 1) lines.push(`{"id":${id},"name":"plant ${id}","tag":"bench"}`);
+  for (let id = 1; id <= rows; id += 1) lines.push(`{"id":${id},"name":"plant ${id}","tag":"bench"}`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }

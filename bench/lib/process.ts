@@ -1,34 +1,22 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { finished, type ProcessResult } from '../../test/helpers/cli-process.js';
 
+export { BIN } from '../../test/helpers/cli-process.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = `${ROOT}bin/plants.cjs`;
 
-export interface Run {
+export interface Run extends ProcessResult {
   ms: number;
-  code: number | null;
-  stdout: string;
-  stderr: string;
 }
 
-/** Runs a command to its end; the wall time covers the whole process, start-up included. */
-export function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<Run> {
+/**
+ * Runs a command to its end, the wall time covering the whole process, start-up included; a
+ * non-zero exit is an error: a benchmark of a failing command measures nothing.
+ */
+export async function mustRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   const started = performance.now();
-  const child = spawn(command, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  if (input !== undefined) child.stdin?.end(input);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, code, stdout, stderr }));
-  });
-}
-
-/** Like timed, but a non-zero exit is an error: a benchmark of a failing command measures nothing. */
-export async function mustRun(command: string, args: string[], env?: NodeJS.ProcessEnv, input?: string): Promise<Run> {
-  const run = await timed(command, args, env, input);
+  const result = await finished(spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const run = { ...result, ms: performance.now() - started };
   if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(0, 500)}`);
   return run;
 }
@@ -43,10 +31,10 @@ export function median(values: number[]): number {
  * Median wall times of each runner (ours, the baseline, a floor), run in turn after a warm-up, so
  * that whatever else the shared machine does falls on all alike.
  */
-export async function compareTimes<K extends string>(runs: number, warmup: number, runners: Record<K, (i: number) => Promise<Run>>): Promise<Record<K, number>> {
+export async function compareTimes<K extends string>(runs: number, warmup: number, runners: Record<K, () => Promise<Run>>): Promise<Record<K, number>> {
   const names = Object.keys(runners) as K[];
-  for (let i = 0; i < warmup; i += 1) for (const name of names) await runners[name](-1 - i);
+  for (let i = 0; i < warmup; i += 1) for (const name of names) await runners[name]();
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
-  for (let i = 0; i < runs; i += 1) for (const name of names) times[name].push((await runners[name](i)).ms);
+  for (let i = 0; i < runs; i += 1) for (const name of names) times[name].push((await runners[name]()).ms);
   return Object.fromEntries(names.map((name) => [name, median(times[name])])) as Record<K, number>;
 }

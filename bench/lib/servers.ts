@@ -4,7 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BIN, ROOT } from './process.js';
+import { startServer } from '../../test/helpers/serve-process.js';
+import { ROOT } from './process.js';
 
 export interface Server {
   url: string;
@@ -13,7 +14,7 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN = 'bench-token-0123456789abcdef';
 
 async function started(child: ChildProcess, what: string): Promise<string> {
   const lines = createInterface({ input: child.stdout! });
@@ -32,11 +33,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
   };
 }
 
-/** A real `plants serve` on a fresh store in a temp dir, port 0, no request log. */
+/** A real `plants serve` on a fresh store in a temp dir, port 0, no request log (the tests' own). */
 export async function plantsServe(): Promise<Server> {
-  const store = join(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), 'plants.json');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', TOKEN, '--store', store, '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return { url: await started(child, 'plants serve'), token: TOKEN, store, stop: stopper(child) };
+  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')));
+  return { ...server, stop: async () => void (await server.stop()) };
 }
 
 /** The bare node:http baseline server. */
