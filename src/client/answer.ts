@@ -6,7 +6,7 @@ import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
 import { isRetryableStatus } from './retry.js';
 
 /** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * An answer's body as text, read up to MAX_ANSWER_BYTES. Events, not `for await`: an import reads

@@ -13,7 +13,7 @@ import type { Format } from './formats.js';
 
 
 /** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
-export type RowPlace = { line: number } | { index: number };
+type RowPlace = { line: number } | { index: number };
 
 /** One row of an import: where it is, and the plant it makes or why it makes none. */
 export type Row = ValidRow | InvalidRow;

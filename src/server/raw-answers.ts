@@ -12,7 +12,7 @@ const LINGER_MS = 2_000;
  * not parse, one too slow, and CONNECT. Node's own defaults answer without a body, or drop the
  * connection (CONNECT); ours is a whole HTTP answer with an Error body, then the connection closes.
  */
-export function answerOnSocket(socket: Duplex, answer: Failure): void {
+function answerOnSocket(socket: Duplex, answer: Failure): void {
   const body = stringifyJson(errorBody(answer));
   const headers: Record<string, string> = {
     ...COMMON_HEADERS,
@@ -29,7 +29,7 @@ export function answerOnSocket(socket: Duplex, answer: Failure): void {
 }
 
 /** The answer for an HTTP-level error node:http reports through 'clientError'. */
-export function clientErrorAnswer(error: NodeJS.ErrnoException, requestTimeoutMs: number): Failure {
+function clientErrorAnswer(error: NodeJS.ErrnoException, requestTimeoutMs: number): Failure {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return failure(431, 'headers_too_large', 'the request headers are too large');

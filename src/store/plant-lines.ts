@@ -4,8 +4,6 @@ import type { NewPlant } from '../core/schemas.js';
 import { parseNewPlant } from '../core/validate.js';
 import { storeCorruptError } from './store-errors.js';
 
-export { encodePlant };
-
 /**
  * A stored plant as one line of JSON, in canonical form: `{"id":1,"name":"Fern","tag":"herb"}`.
  * The store file and the journal hold plants as such lines, and a rewrite joins them back without

@@ -1,6 +1,7 @@
 import { jsonNumberText, parseJson } from '../core/json.js';
 import type { NewPlant } from '../core/schemas.js';
-import { decodePlantLine, encodePlant, plantLine, plantOfLine } from './plant-lines.js';
+import { encodePlant } from '../core/plant-line.js';
+import { decodePlantLine, plantLine, plantOfLine } from './plant-lines.js';
 import { storeCorruptError } from './store-errors.js';
 
 /**

@@ -18,8 +18,8 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function ndjson(count: number, first = 1): string {
-  return Array.from({ length: count }, (_, i) => `{"id":${first + i},"name":"plant ${first + i}","tag":"bulk"}`).join('\n') + '\n';
+function ndjson(count: number): string {
+  return Array.from({ length: count }, (_, i) => `{"id":${i + 1},"name":"plant ${i + 1}","tag":"bulk"}`).join('\n') + '\n';
 }
 
 /** The ids in a store, journal included (as after a server was killed). */

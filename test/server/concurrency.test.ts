@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { tempDir } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import type { NewPlant } from '../../src/core/schemas.js';
@@ -7,7 +8,7 @@ import type { AddOutcome, PlantStore } from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { startServer, tempDirectory, type RunningServer } from './support/server.js';
+import { startServer, type RunningServer } from './support/server.js';
 
 /** Counts the inner writes, to see that requests arriving together share one. */
 class CountingStore implements PlantStore {
@@ -47,8 +48,7 @@ describe('concurrent creates', () => {
   });
 
   it('200 concurrent creates of one id on the batched file store: exactly one 200, one plant on disk', async () => {
-    const dir = await tempDirectory();
-    const path = join(dir.path, 'plants.json');
+    const path = join(await tempDir(), 'plants.json');
     const server = await startServer(new BatchingStore(new FileStore(path)));
     try {
       const statuses = await sameIdBurst(server, 200);
@@ -57,13 +57,11 @@ describe('concurrent creates', () => {
       expect((await new FileStore(path).read()).size).toBe(1);
     } finally {
       await server.stop();
-      await dir.remove();
     }
   });
 
   it('2,000 distinct creates over 50 keep-alive connections all reach the file, in far fewer writes', async () => {
-    const dir = await tempDirectory();
-    const path = join(dir.path, 'plants.json');
+    const path = join(await tempDir(), 'plants.json');
     const counting = new CountingStore(new FileStore(path));
     const store = new BatchingStore(counting);
     const server = await startServer(store);
@@ -87,7 +85,6 @@ describe('concurrent creates', () => {
     } finally {
       await pool.close().catch(() => undefined);
       await server.stop();
-      await dir.remove();
     }
   }, 20_000);
 });

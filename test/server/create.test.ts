@@ -1,9 +1,10 @@
+import { tempDir } from '../helpers/temp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
-import { startServer, tempDirectory, type RunningServer } from './support/server.js';
+import { startServer, type RunningServer } from './support/server.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -112,8 +113,7 @@ describe('POST /plants, the contract', () => {
 
 describe('POST /plants on the file store', () => {
   it('writes the int64 bounds to the file digit for digit', async () => {
-    const dir = await tempDirectory();
-    const path = join(dir.path, 'plants.json');
+    const path = join(await tempDir(), 'plants.json');
     const server = await startServer(new BatchingStore(new FileStore(path)));
     try {
       for (const id of [MAX, MIN]) expect((await server.send({ body: `{"id": ${id}, "name": "n${id}"}` })).status).toBe(200);
@@ -125,7 +125,6 @@ describe('POST /plants on the file store', () => {
       expect(text).toContain(`"id":${MIN},`);
     } finally {
       await server.stop();
-      await dir.remove();
     }
   });
 });

@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS, PlantsError } from '../../src/core/errors.js';
 import type { PlantStore } from '../../src/core/store.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
 import { FileStore } from '../../src/store/file-store.js';
-import { startServer, tempDirectory, TOKEN } from './support/server.js';
+import { startServer, TOKEN } from './support/server.js';
 
 const PLANT = '{"id": 1, "name": "Fern"}';
 
@@ -75,8 +76,7 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
   });
 
   it('answers 503 for a real store file that is not ours, and leaves it untouched', async () => {
-    const dir = await tempDirectory();
-    const path = join(dir.path, 'plants.json');
+    const path = join(await tempDir(), 'plants.json');
     await writeFile(path, '{"something": "else"}');
     const server = await startServer(new FileStore(path));
     try {
@@ -86,7 +86,6 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
       expect((server.errors[0] as PlantsError).code).toBe('store_corrupt');
     } finally {
       await server.stop();
-      await dir.remove();
     }
   });
 });

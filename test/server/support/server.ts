@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request, type Dispatcher } from 'undici';
 import { createPlantServer, type PlantServerOptions } from '../../../src/server/app.js';
 import { listen, stopServer } from '../../../src/server/lifecycle.js';
@@ -71,10 +68,4 @@ export async function startServer(store: PlantStore, options: Partial<PlantServe
       return stopped;
     },
   };
-}
-
-/** A fresh temp directory for a store file, and its removal. */
-export async function tempDirectory(): Promise<{ path: string; remove: () => Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), 'plants-server-test-'));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }

@@ -22,7 +22,7 @@ export interface ImportOptions {
   json: boolean;
 }
 
-export const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_CONCURRENCY = 16;
 
 export function defineImport(program: Command, dispatch: Dispatch): void {
   program
@@ -52,7 +52,7 @@ export function defineImport(program: Command, dispatch: Dispatch): void {
     .action((input: string, raw: Record<string, string | boolean | undefined>) => dispatch('import', toImportOptions(input, raw)));
 }
 
-export function toImportOptions(input: string, raw: Record<string, string | boolean | undefined>): ImportOptions {
+function toImportOptions(input: string, raw: Record<string, string | boolean | undefined>): ImportOptions {
   const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : undefined);
   const onConflict = text('onConflict') ?? 'fail';
   if (onConflict !== 'fail' && onConflict !== 'skip') throw usage(`--on-conflict must be fail or skip, got ${JSON.stringify(onConflict)}`);
