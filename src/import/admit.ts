@@ -13,8 +13,7 @@ export function admit(row: Row, tally: ImportTally, settings: ImportSettings): r
     return false;
   }
   if (row.error !== undefined) {
-    tally.failed(row, row.error);
-    if (settings.failFast) tally.halt();
+    tally.failed(row, row.error, settings);
     return false;
   }
   if (settings.dryRun) {

@@ -38,12 +38,7 @@ export async function importIntoStore(rows: AsyncIterable<Row[]>, store: PlantSt
     }
     sending.forEach((row, i) => {
       if (outcomes[i] === 'added') tally.created();
-      else if (settings.onConflict === 'skip') tally.skipped();
-      else {
-        const error = duplicateId(row.plant.id);
-        tally.failed(row, error);
-        if (settings.failFast) tally.halt();
-      }
+      else tally.duplicate(row, duplicateId(row.plant.id), settings);
     });
   };
 

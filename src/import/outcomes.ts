@@ -1,5 +1,6 @@
 import { PlantsError } from '../core/errors.js';
 import type { Row } from './rows.js';
+import type { ImportSettings } from './settings.js';
 
 /** One failed (or unsent, or uncertain) row, as reported in --json and --report. */
 export interface RowFailure {
@@ -77,9 +78,17 @@ export class ImportTally {
     this.counts.valid += 1;
   }
 
-  failed(row: Row, error: PlantsError): void {
+  /** A row refused (invalid, or its id taken): failed; with --fail-fast, the import stops there. */
+  failed(row: Row, error: PlantsError, settings: Pick<ImportSettings, 'failFast'>): void {
     this.counts.failed += 1;
     this.reject(row, error);
+    if (settings.failFast) this.halt();
+  }
+
+  /** A row whose id is taken: skipped with --on-conflict skip, else failed. */
+  duplicate(row: Row, error: PlantsError, settings: Pick<ImportSettings, 'failFast' | 'onConflict'>): void {
+    if (settings.onConflict === 'skip') this.skipped();
+    else this.failed(row, error, settings);
   }
 
   unknown(row: Row, error: PlantsError): void {

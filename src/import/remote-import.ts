@@ -61,10 +61,8 @@ async function importRow(row: Row, client: PlantsClient, tally: ImportTally, set
 function settle(row: Row, error: PlantsError, tally: ImportTally, settings: ImportSettings): void {
   switch (error.code) {
     case 'refused':
-      if (error.error === ERROR_NUMBERS.duplicate_id && settings.onConflict === 'skip') return tally.skipped();
-      tally.failed(row, error);
-      if (settings.failFast) tally.halt();
-      return;
+      if (error.error === ERROR_NUMBERS.duplicate_id) return tally.duplicate(row, error, settings);
+      return tally.failed(row, error, settings);
     default:
       // A refused token or no connection: nothing was created. A timeout, a dropped connection or
       // an answer outside the contract: the plant may exist. Either way the import cannot go on.
