@@ -146,6 +146,7 @@ async function writePacks(loads) {
     packs.set(pack, [...(packs.get(pack) ?? []), file]);
   }
   await mkdir('dist/packs');
+  const { packSource } = createRequire(import.meta.url)('./dist/cli/fast-start.js');
   const index = {};
   for (const [pack, files] of packs) {
     const modules = [];
@@ -153,11 +154,9 @@ async function writePacks(loads) {
       index[file] = { pack, size: (await stat(join('dist', file))).size };
       // Its source map comment would point from the pack to a map of another file. (With source
       // maps on, there are no packs: Node loads the file, whose comment points to its map.)
-      const code = (await readFile(join('dist', file), 'utf8')).replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
-      // The wrapper Node puts around a CommonJS file, on the file's first line (as src/cli/fast-start/node-modules.ts does).
-      modules.push(`${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${code}\n},\n`);
+      modules.push([file, (await readFile(join('dist', file), 'utf8')).replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n')]);
     }
-    await writeFile(join('dist/packs', pack), `({\n${modules.join('')}})\n`);
+    await writeFile(join('dist/packs', pack), packSource(modules));
   }
   await writeFile('dist/packs/index.json', `${JSON.stringify(index, null, 2)}\n`);
 }

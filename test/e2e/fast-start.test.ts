@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, finished, isolatedEnv } from '../helpers/cli-process.js';
 import { fakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/temp.js';
+import { packSource } from '../../src/cli/fast-start/node-modules.js';
 
 const RECORDER = fileURLToPath(new URL('./fixtures/record-compiles.cjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,11 +48,8 @@ function packOf(dist: string, file: string): string {
 
 /** Writes files into dist/ and a pack of them, as build.mjs does, and adds them to the index. */
 function addPack(dist: string, name: string, files: Record<string, string>): void {
-  const modules = Object.entries(files).map(([file, code]) => {
-    writeFileSync(join(dist, file), code);
-    return `${JSON.stringify(file)}: function (exports, require, module, __filename, __dirname) { ${code}\n},\n`;
-  });
-  writeFileSync(join(dist, 'packs', name), `({\n${modules.join('')}})\n`);
+  for (const [file, code] of Object.entries(files)) writeFileSync(join(dist, file), code);
+  writeFileSync(join(dist, 'packs', name), packSource(Object.entries(files)));
   const added = Object.fromEntries(Object.entries(files).map(([file, code]) => [file, { pack: name, size: Buffer.byteLength(code) }]));
   writeFileSync(join(dist, 'packs/index.json'), JSON.stringify({ ...indexOf(dist), ...added }));
 }

@@ -4,6 +4,8 @@
 import { codeCache, compileDistWith } from './code-cache.js';
 import { usePacks } from './packs.js';
 
+export { packSource } from './node-modules.js';
+
 /**
  * Turns both on for this process. With `record` (the build's training run), returns a function
  * that saves the code cache of what has run by then.

@@ -38,11 +38,21 @@ const MAIN = require.main;
 /** The arguments Node calls a CommonJS file's code with, in its wrapper function. */
 export type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: NodeModule, filename: string, dirname: string) => unknown;
 
+/** The wrapper function Node puts around CommonJS code, opened on the code's first line so that line numbers hold. */
+const WRAPPER = (code: string) => `function (exports, require, module, __filename, __dirname) { ${code}\n}`;
+
+/** A file's code in Node's wrapper, as a script that evaluates to the function. */
+export const wrapped = (code: string) => `(${WRAPPER(code)});`;
+
 /**
- * A file's code in the wrapper function Node puts around CommonJS code, on the file's first line so
- * that line numbers hold. (build.mjs writes the same wrapper around each file of a pack.)
+ * A pack's text (packs.ts): a script that evaluates to an object of each file's code in Node's
+ * wrapper, by the file's `/`-separated path under dist/. build.mjs writes packs with it.
  */
-export const wrapped = (code: string) => `(function (exports, require, module, __filename, __dirname) { ${code}\n});`;
+export function packSource(files: Iterable<readonly [path: string, code: string]>): string {
+  let source = '({\n';
+  for (const [path, code] of files) source += `${JSON.stringify(path)}: ${WRAPPER(code)},\n`;
+  return `${source}})\n`;
+}
 
 /** A file's path under dist/, `/`-separated, as packs and their index name files; undefined outside dist/. */
 export function distPath(filename: string): string | undefined {
