@@ -1,8 +1,9 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FileStoreOptions } from '../store/file-store.js';
 import type { FileStore } from '../store/file-store.js';
 import type { PlantsClient, PlantsClientOptions } from '../client/plants-client.js';
 
+import type { TextOutput } from './fd-output.js';
 import type { Style } from './output.js';
 
 /** 0: no colour; 1-3: chalk's levels (basic, 256, truecolor). */
@@ -10,9 +11,10 @@ export type ColorLevel = 0 | 1 | 2 | 3;
 
 export interface IOStreams {
   stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  stdinIsTTY: boolean;
+  stdout: TextOutput;
+  stderr: TextOutput;
+  /** Asked only by a command about to prompt: finding out may load node:tty (isTerminal). */
+  stdinIsTTY(): Promise<boolean>;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */

@@ -1,30 +1,26 @@
 import envPaths from 'env-paths';
-import { isatty } from 'node:tty';
 // Inlined by the bundler: no file to find or read at start-up.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
+import { fdOutput, isTerminal, type TextOutput } from './fd-output.js';
 import { run } from './main.js';
 import { colorLevel, styleFor } from './output.js';
 
 /** The Context of a real run: this process's streams, environment and directories. */
 export async function processContext(argv: readonly string[]): Promise<Context> {
-  // A reader that went away (`plants … | head -1`, a closed log pipe) must not take the process,
-  // or a running server, down with it: what cannot be written is dropped.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const env = process.env;
   const noColorFlag = argv.includes('--no-color');
   const paths = envPaths('plants', { suffix: '' });
-  const stdoutIsTTY = process.stdout.isTTY === true;
-  const stderrIsTTY = process.stderr.isTTY === true;
+  const [stdoutIsTTY, stderrIsTTY] = await Promise.all([isTerminal(1), isTerminal(2)]);
   return {
     io: {
       // Made on first use: creating process.stdin costs ~1.5 ms, and most commands never read it.
       get stdin() {
         return process.stdin;
       },
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdinIsTTY: isatty(0),
+      stdout: processOutput(1, stdoutIsTTY),
+      stderr: processOutput(2, stderrIsTTY),
+      stdinIsTTY: () => isTerminal(0),
       stdoutIsTTY,
       stderrIsTTY,
       stdoutStyle: await styleFor(colorLevel(stdoutIsTTY, env, noColorFlag)),
@@ -53,6 +49,21 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         process.once('SIGINT', stop).once('SIGTERM', stop);
       }),
   };
+}
+
+/**
+ * This process's stdout (1) or stderr (2). A terminal gets Node's own stream (colours, progress
+ * bars, Windows' console); anything else, fdOutput.
+ */
+function processOutput(fd: 1 | 2, isTTY: boolean): TextOutput {
+  const stream = () => {
+    const made = fd === 1 ? process.stdout : process.stderr;
+    // A reader that went away (`plants … | head -1`, a closed log pipe) must not take the
+    // process, or a running server, down with it: what cannot be written is dropped.
+    made.on('error', () => undefined);
+    return made;
+  };
+  return isTTY || process.platform === 'win32' ? stream() : fdOutput(fd, stream);
 }
 
 /** The whole program for bin/plants.cjs: run the command line, return the exit code. */

@@ -12,13 +12,14 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
   const error = isPlantsError(caught) ? caught : internal(caught);
   if (json) {
     // No bigint in a failure document: the native JSON.stringify writes it exactly.
-    writeJsonDocument(io.stdout, {
+    const document = {
       error: error.error,
       code: error.code,
       message: error.message,
       ...(error.issues.length > 0 ? { issues: error.issues } : {}),
       ...(error.hint === undefined ? {} : { hint: error.hint }),
-    });
+    };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     const style = io.stderrStyle;
     const lines = error.issues.length > 0
@@ -29,10 +30,6 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
   }
   if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
   return exitCodeFor(error.code);
-}
-
-function writeJsonDocument(stream: NodeJS.WritableStream, value: unknown): void {
-  stream.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 function internal(caught: unknown): PlantsError {

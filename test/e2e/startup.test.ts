@@ -11,12 +11,17 @@ const RECORDER = fileURLToPath(new URL('./fixtures/record-modules.cjs', import.m
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What a real run of bin/plants.cjs loads: its files of dist/, and Node's built-in modules. */
+/**
+ * What a real run of bin/plants.cjs loads: its files of dist/, and Node's built-in modules. Its
+ * stdout and stderr are pipes, as when a script captures them.
+ */
 async function loadedBy(args: string[], extraEnv: Record<string, string> = {}, home?: string): Promise<{ files: string[]; builtins: string[] }> {
   home ??= await tempDir();
   const log = join(home, 'modules.log');
   const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
-  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.resume();
+  child.stderr!.resume();
   await new Promise((resolve) => child.on('close', resolve));
   const loaded = (await readFile(log, 'utf8')).trim().split('\n');
   const files = loaded.filter((path) => path.includes('/dist/'));
@@ -47,8 +52,14 @@ describe('start-up loads only what a command uses', () => {
 
   it('--version loads neither child_process (commander wants it only for executable subcommands), a stdin stream nor node:module', async () => {
     const { builtins } = await loadedBy(['--version']);
-    expect(builtins).toContain('node:tty');
+    expect(builtins).toContain('node:fs');
     expect(builtins.filter((name) => /^node:(child_process|internal\/fs\/streams|module)$/.test(name))).toEqual([]);
+  });
+
+  it('--version writes to pipes without making Node\'s stdio streams (node:net, node:tty, node:stream: ~3 ms)', async () => {
+    const { builtins } = await loadedBy(['--version']);
+    expect(builtins).toContain('node:fs');
+    expect(builtins.filter((name) => /^node:(net|tty|stream)$/.test(name))).toEqual([]);
   });
 
   it('create --local loads the store but not the HTTP stack or the server', async () => {

@@ -44,7 +44,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
       stdout: out.stream,
       stderr: err.stream,
-      stdinIsTTY: false,
+      stdinIsTTY: async () => false,
       stdoutIsTTY: tty,
       stderrIsTTY: tty,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),

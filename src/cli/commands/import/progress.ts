@@ -13,7 +13,8 @@ export async function startProgress(io: IOStreams, tally: ImportTally, totalByte
   const counts = tally.counts;
   const knownSize = totalBytes !== undefined && totalBytes > 0;
   const bar = new progress.SingleBar({
-    stream: io.stderr,
+    // On a terminal, io.stderr is Node's own stream (processOutput), which cli-progress needs.
+    stream: io.stderr as NodeJS.WritableStream,
     fps: 10,
     hideCursor: true,
     clearOnComplete: true,
