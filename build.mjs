@@ -19,19 +19,33 @@ import { fileURLToPath } from 'node:url';
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 
 /**
- * commander requires node:child_process as it loads, for executable subcommands, which plants has
- * none of: 1-3 ms of every start. It gets a stand-in that loads the real module on first use.
+ * Built-in modules that dependencies load as they load, for what plants never or barely uses, get
+ * stand-ins:
+ * - commander requires node:child_process, for executable subcommands, which plants has none of:
+ *   1-3 ms of every start. Its stand-in loads the real module on first use.
+ * - signal-exit 3 (proper-lockfile's) requires node:assert for one check of its argument: ~1.2 ms,
+ *   and loading node:assert makes Node create process.stderr (node:net when stderr is a pipe,
+ *   ~2.5 ms more). Its stand-in makes the same check.
  */
-export const lazyChildProcessForCommander = {
-  name: 'lazy-child-process-for-commander',
+export const builtinStandIns = {
+  name: 'builtin-stand-ins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, ({ importer }) =>
-      importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
+    build.onResolve({ filter: /^(node:)?(child_process|assert)$/ }, ({ path, importer }) => {
+      const name = path.replace(/^node:/, '');
+      return STAND_INS[name].requiredBy.test(importer) ? { path: name, namespace: 'stand-in' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'stand-in' }, ({ path }) => ({ contents: STAND_INS[path].source, loader: 'js' }));
+  },
+};
+
+const STAND_INS = {
+  child_process: {
+    requiredBy: /[\\/]node_modules[\\/]commander[\\/]/,
+    source: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+  },
+  assert: {
+    requiredBy: /[\\/]node_modules[\\/]signal-exit[\\/]/,
+    source: 'module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message); } };',
   },
 };
 
@@ -46,7 +60,7 @@ async function buildDist() {
     outdir: 'dist/esm',
     outbase: 'src',
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [lazyChildProcessForCommander],
+    plugins: [builtinStandIns],
   });
   // Written before the second step on purpose: esbuild then converts the files under dist/ with the
   // interop of compiled ES modules, in which a chunk's default export stays its default export, not

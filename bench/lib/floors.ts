@@ -5,15 +5,15 @@ export type FloorName = 'version' | 'create-local' | 'create-remote';
 
 /**
  * The floor programs of bench/floors (the least each measured command can do with the libraries
- * plants requires), bundled as dist/ is: CommonJS, dependencies inlined, commander's
- * child_process loaded lazily. Returns the path of each bundle.
+ * plants requires), bundled as dist/ is: CommonJS, dependencies inlined, with the stand-ins for
+ * built-ins that dependencies barely use (build.mjs). Returns the path of each bundle.
  */
 export async function buildFloors(): Promise<Record<FloorName, string>> {
   const names: FloorName[] = ['version', 'create-local', 'create-remote'];
   const outdir = `${ROOT}bench/results/floors`;
   // A computed specifier: build.mjs is plain JavaScript, imported for its plugin only.
   const buildScript = `${ROOT}build.mjs`;
-  const { lazyChildProcessForCommander } = (await import(buildScript)) as { lazyChildProcessForCommander: Plugin };
+  const { builtinStandIns } = (await import(buildScript)) as { builtinStandIns: Plugin };
   await build({
     entryPoints: names.map((name) => `${ROOT}bench/floors/${name}.mjs`),
     bundle: true,
@@ -22,7 +22,7 @@ export async function buildFloors(): Promise<Record<FloorName, string>> {
     target: 'node20',
     outdir,
     outExtension: { '.js': '.cjs' },
-    plugins: [lazyChildProcessForCommander],
+    plugins: [builtinStandIns],
     logLevel: 'warning',
   });
   return Object.fromEntries(names.map((name) => [name, `${outdir}/${name}.cjs`])) as Record<FloorName, string>;

@@ -62,6 +62,12 @@ describe('start-up loads only what a command uses', () => {
     expect(builtins.filter((name) => /^node:(net|tty|stream)$/.test(name))).toEqual([]);
   });
 
+  it('create --local loads no node:assert (signal-exit 3 wants it for one check), whose loading makes Node\'s stderr stream', async () => {
+    const { builtins } = await loadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
+    expect(builtins).toContain('node:fs');
+    expect(builtins.filter((name) => /^node:(assert|net|tty)$/.test(name))).toEqual([]);
+  });
+
   it('create --local loads the store but not the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file-store.ts');
