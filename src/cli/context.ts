@@ -13,13 +13,20 @@ export interface IOStreams {
   stdin: Readable;
   stdout: TextOutput;
   stderr: TextOutput;
+  /** Node's own stream of stdout and of stderr, where that is a terminal (help's width, progress bars). */
+  stdoutTerminal?: NodeJS.WriteStream;
+  stderrTerminal?: NodeJS.WriteStream;
   /** Asked only by a command about to prompt: finding out may load node:tty (isTerminal). */
   stdinIsTTY(): Promise<boolean>;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
   stdoutStyle: Style;
   stderrStyle: Style;
+  /**
+   * For a command that keeps running (plants serve): output from now on goes through Node's
+   * streams, which hold what a slow reader has not taken yet, where a direct write would stop
+   * everything until the reader takes it (fdOutput).
+   */
+  useStreams(): void;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -5,6 +5,11 @@ export interface TextOutput {
   write(text: string): unknown;
 }
 
+export interface FdOutput extends TextOutput {
+  /** From now on, everything through the stream: for a process that must not wait on its reader. */
+  useStream(): void;
+}
+
 /**
  * Whether fd is a terminal. Only a character device can be one, so the pipes and files that
  * scripts give are answered by an fstat, without loading node:tty (and with it node:net and
@@ -22,17 +27,21 @@ export async function isTerminal(fd: number): Promise<boolean> {
 }
 
 /**
- * Writes each text to fd at once with write(2), as Node writes to pipes and files on Linux anyway,
- * but without a stream: process.stdout loads node:net and node:stream, ~3 ms of a one-line answer.
- * A descriptor that another process made non-blocking can refuse a write (EAGAIN): from then on
- * everything goes through `stream()`, which waits for it, in order. A reader that went away
- * (`plants … | head -1`) must not take the process, or a running server, down with it: what
- * cannot be written is dropped, as a real run drops its streams' errors.
+ * Writes each text to fd at once with write(2), without a stream: process.stdout loads node:net
+ * and node:stream, ~3 ms of a one-line answer. A write waits for a slow reader, which a command
+ * that is about to exit can afford; a server cannot (useStream). A descriptor that another
+ * process made non-blocking can refuse a write (EAGAIN): from then on everything goes through
+ * `stream()`, which holds what the reader has not taken yet, in order. A reader that went away
+ * (`plants … | head -1`) must not take the process down with it: what cannot be written is
+ * dropped, as a real run drops its streams' errors.
  */
-export function fdOutput(fd: number, stream: () => NodeJS.WritableStream): TextOutput {
+export function fdOutput(fd: number, stream: () => NodeJS.WritableStream): FdOutput {
   let fallback: NodeJS.WritableStream | undefined;
   let closed = false;
   return {
+    useStream() {
+      if (!closed) fallback ??= stream();
+    },
     write(text: string): void {
       if (fallback !== undefined) {
         fallback.write(text);

@@ -11,20 +11,24 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   const env = process.env;
   const noColorFlag = argv.includes('--no-color');
   const paths = envPaths('plants', { suffix: '' });
-  const [stdoutIsTTY, stderrIsTTY] = await Promise.all([isTerminal(1), isTerminal(2)]);
+  const [stdout, stderr] = await Promise.all([processOutput(1), processOutput(2)]);
   return {
     io: {
       // Made on first use: creating process.stdin costs ~1.5 ms, and most commands never read it.
       get stdin() {
         return process.stdin;
       },
-      stdout: processOutput(1, stdoutIsTTY),
-      stderr: processOutput(2, stderrIsTTY),
+      stdout: stdout.output,
+      stderr: stderr.output,
+      ...(stdout.terminal === undefined ? {} : { stdoutTerminal: stdout.terminal }),
+      ...(stderr.terminal === undefined ? {} : { stderrTerminal: stderr.terminal }),
       stdinIsTTY: () => isTerminal(0),
-      stdoutIsTTY,
-      stderrIsTTY,
-      stdoutStyle: await styleFor(colorLevel(stdoutIsTTY, env, noColorFlag)),
-      stderrStyle: await styleFor(colorLevel(stderrIsTTY, env, noColorFlag)),
+      stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
+      stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
+      useStreams() {
+        stdout.useStream();
+        stderr.useStream();
+      },
     },
     env,
     version: packageJson.version,
@@ -51,11 +55,18 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   };
 }
 
+interface ProcessOutput {
+  output: TextOutput;
+  /** The output itself, where it is a terminal. */
+  terminal?: NodeJS.WriteStream;
+  useStream(): void;
+}
+
 /**
  * This process's stdout (1) or stderr (2). A terminal gets Node's own stream (colours, progress
- * bars, Windows' console); anything else, fdOutput.
+ * bars, Windows' console), and so does anything on Windows; anything else, fdOutput.
  */
-function processOutput(fd: 1 | 2, isTTY: boolean): TextOutput {
+async function processOutput(fd: 1 | 2): Promise<ProcessOutput> {
   const stream = () => {
     const made = fd === 1 ? process.stdout : process.stderr;
     // A reader that went away (`plants … | head -1`, a closed log pipe) must not take the
@@ -63,7 +74,13 @@ function processOutput(fd: 1 | 2, isTTY: boolean): TextOutput {
     made.on('error', () => undefined);
     return made;
   };
-  return isTTY || process.platform === 'win32' ? stream() : fdOutput(fd, stream);
+  if (await isTerminal(fd)) {
+    const terminal = stream();
+    return { output: terminal, terminal, useStream: () => undefined };
+  }
+  if (process.platform === 'win32') return { output: stream(), useStream: () => undefined };
+  const output = fdOutput(fd, stream);
+  return { output, useStream: () => output.useStream() };
 }
 
 /** The whole program for bin/plants.cjs: run the command line, return the exit code. */

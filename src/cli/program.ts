@@ -68,6 +68,13 @@ function outputTo(io: IOStreams) {
   return {
     writeOut: (text: string) => void io.stdout.write(text),
     writeErr: (text: string) => void io.stderr.write(text),
+    // commander would ask process.stdout and process.stderr, making them (fdOutput says why not).
+    // 80 columns where there is no terminal, as commander does.
+    getOutHelpWidth: () => io.stdoutTerminal?.columns ?? 80,
+    getErrHelpWidth: () => io.stderrTerminal?.columns ?? 80,
+    // plants' help has no colour for commander to keep or strip.
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
     // Errors are reported by main's one error reporter, in the house style (and as JSON with --json).
     outputError: () => undefined,
   };

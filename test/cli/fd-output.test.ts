@@ -61,6 +61,19 @@ describe.skipIf(process.platform === 'win32')('fdOutput', () => {
     closeSync(writer);
   });
 
+  it('goes through the stream for good once asked to (a server, which must not wait on its reader)', async () => {
+    const { reader, writer } = await fifo();
+    const stream = new PassThrough();
+    const output = fdOutput(writer, () => stream);
+    output.write('direct\n');
+    output.useStream();
+    output.write('streamed\n');
+    expect(drain(reader)).toBe('direct\n');
+    expect(captured(stream)).toBe('streamed\n');
+    closeSync(reader);
+    closeSync(writer);
+  });
+
   it('drops what a reader that went away cannot get, without throwing', async () => {
     const { reader, writer } = await fifo();
     closeSync(reader);

@@ -1,11 +1,14 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, constants, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileStore } from '../../src/store/file-store.js';
 import { decodeStore } from '../../src/store/store-file.js';
-import { isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
+import { BIN, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -102,6 +105,46 @@ describe('plants create against a real plants serve', () => {
     expect(code).toBe(0);
     expect((await new FileStore(join(home, 's.json')).read()).size).toBe(3);
   });
+
+  it.skipIf(process.platform === 'win32')('keeps serving while the reader of its log falls behind, and loses none of the log', async () => {
+    const home = await tempDir();
+    // The log goes into a named pipe (64 KiB on Linux) that nobody reads for a while.
+    const fifo = join(home, 'log');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')], { env: isolatedEnv(home), stdio: ['ignore', 'pipe', writer] });
+    closeSync(writer);
+    try {
+      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+      const pool = new Pool(line.trim(), { connections: 20 });
+      const creates = 3000; // a log line each: some 200 KB, three times what the pipe holds
+      const answered = Promise.all(
+        Array.from({ length: creates }, (_, id) =>
+          pool.request({ path: '/plants', method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: `{"id":${id},"name":"x"}` }).then(async (answer) => {
+            await answer.body.dump();
+            return answer.statusCode;
+          }),
+        ),
+      );
+      // A server stuck on its log answers none of the rest: give up on it after 10 s.
+      const statuses = await Promise.race([answered, new Promise<number[]>((resolve) => setTimeout(() => resolve([]), 10_000).unref())]);
+      await pool.destroy();
+      expect(statuses.filter((status) => status === 200)).toHaveLength(creates);
+      // Now the reader catches up: every line is there.
+      let log = '';
+      const logReader = new Socket({ fd: reader, readable: true, writable: false }).setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+      const logEnded = once(logReader, 'end');
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number];
+      await logEnded;
+      expect(code).toBe(0);
+      expect(log.match(/ POST \/plants 200 /g)).toHaveLength(creates);
+      expect(log).toMatch(/plants serve: stopped\n$/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 20_000);
 
   it('accepts the tokens of PLANTS_SERVER_TOKENS', async () => {
     const home = await tempDir();

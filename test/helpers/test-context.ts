@@ -23,6 +23,7 @@ export interface TestContext {
 export interface TestContextOptions {
   env?: Record<string, string>;
   stdin?: string;
+  /** Output styled as for a colour terminal (the captured streams stay streams). */
   tty?: boolean;
 }
 
@@ -45,10 +46,9 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       stdout: out.stream,
       stderr: err.stream,
       stdinIsTTY: async () => false,
-      stdoutIsTTY: tty,
-      stderrIsTTY: tty,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
+      useStreams: () => undefined,
     },
     env: { ...options.env },
     version: '0.0.0-test',

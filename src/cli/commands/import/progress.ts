@@ -8,13 +8,13 @@ import type { ImportTally } from '../../../import/outcomes.js';
  * cli-progress is loaded only here, so scripts (no TTY) never pay for it.
  */
 export async function startProgress(io: IOStreams, tally: ImportTally, totalBytes: number | undefined, bytesRead: () => number): Promise<{ stop(): void }> {
-  if (!io.stderrIsTTY) return { stop: () => undefined };
+  const terminal = io.stderrTerminal;
+  if (terminal === undefined) return { stop: () => undefined };
   const { default: progress } = await import('cli-progress');
   const counts = tally.counts;
   const knownSize = totalBytes !== undefined && totalBytes > 0;
   const bar = new progress.SingleBar({
-    // On a terminal, io.stderr is Node's own stream (processOutput), which cli-progress needs.
-    stream: io.stderr as NodeJS.WritableStream,
+    stream: terminal,
     fps: 10,
     hideCursor: true,
     clearOnComplete: true,

@@ -20,6 +20,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   // Read now: a store that is not ours stops the server before it listens, not at the first request.
   await fileStore.open();
   const store = new BatchingStore(fileStore);
+  // A log reader that falls behind must not stop the server: its lines wait in memory instead.
+  ctx.io.useStreams();
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
   const server = createPlantServer({
     store,
