@@ -17,16 +17,17 @@ export interface IOStreams {
   stdoutTerminal?: NodeJS.WriteStream;
   stderrTerminal?: NodeJS.WriteStream;
   /** Asked only by a command about to prompt: finding out may load node:tty (isTerminal). */
-  stdinIsTTY(): Promise<boolean>;
+  stdinIsTerminal(): Promise<boolean>;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
   stdoutStyle: Style;
   stderrStyle: Style;
   /**
-   * For a command that keeps running (plants serve): output from now on goes through Node's
-   * streams, which hold what a slow reader has not taken yet, where a direct write would stop
-   * everything until the reader takes it (fdOutput).
+   * For a command that keeps running (plants serve): from now on, output that a reader on a pipe
+   * or socket has not taken yet waits in memory (Node's streams), where a direct write would stop
+   * the whole process until the reader takes it (fdOutput). On a file or a terminal a write still
+   * waits for the disk or the terminal, as Node's own streams do there.
    */
-  useStreams(): void;
+  queueOutput(): void;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

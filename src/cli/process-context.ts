@@ -22,10 +22,10 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       stderr: stderr.output,
       ...(stdout.terminal === undefined ? {} : { stdoutTerminal: stdout.terminal }),
       ...(stderr.terminal === undefined ? {} : { stderrTerminal: stderr.terminal }),
-      stdinIsTTY: () => isTerminal(0),
+      stdinIsTerminal: () => isTerminal(0),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
-      useStreams() {
+      queueOutput() {
         stdout.useStream();
         stderr.useStream();
       },

@@ -30,7 +30,7 @@ async function readToken(options: LoginOptions, ctx: Context): Promise<string> {
   if (!options.withToken) {
     throw usage('no token given: pipe it in with --with-token, or pass --token', 'echo "$TOKEN" | plants login --with-token');
   }
-  if (await ctx.io.stdinIsTTY()) ctx.io.stderr.write('Paste the token, then press Enter and Ctrl-D:\n');
+  if (await ctx.io.stdinIsTerminal()) ctx.io.stderr.write('Paste the token, then press Enter and Ctrl-D:\n');
   // Only the first line counts: a trailing newline from echo or a file is not part of the token.
   return (await text(ctx.io.stdin)).split(/\r?\n/)[0]?.trim() ?? '';
 }

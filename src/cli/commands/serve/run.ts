@@ -21,7 +21,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   await fileStore.open();
   const store = new BatchingStore(fileStore);
   // A log reader that falls behind must not stop the server: its lines wait in memory instead.
-  ctx.io.useStreams();
+  ctx.io.queueOutput();
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
   const server = createPlantServer({
     store,
