@@ -50,6 +50,10 @@ export interface Context {
   openStore(path: string, options?: FileStoreOptions): Promise<FileStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
   now(): number;
-  /** Resolves with the name of the first SIGINT or SIGTERM from now on (for plants serve). */
-  stopSignal(): Promise<string>;
+  /**
+   * Calls `listener` with the name of the first SIGINT or SIGTERM from now on, which then no longer
+   * kills the process: a second one does (plants serve, plants import). Returns a function that
+   * stops listening.
+   */
+  onStopSignal(listener: (signal: string) => void): () => void;
 }

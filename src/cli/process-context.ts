@@ -44,14 +44,22 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       return await createPlantsClient(options);
     },
     now: () => Date.now(),
-    stopSignal: () =>
-      new Promise((resolve) => {
-        const stop = (signal: NodeJS.Signals) => {
-          process.off('SIGINT', stop).off('SIGTERM', stop);
-          resolve(signal);
-        };
-        process.once('SIGINT', stop).once('SIGTERM', stop);
-      }),
+    onStopSignal(listener) {
+      let signalled = false;
+      const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
+      // Listening on until the second signal, not just for the first: exit hooks that see no other
+      // listener (signal-exit's, for proper-lockfile) would otherwise kill the process at the first.
+      const stop = (signal: NodeJS.Signals) => {
+        if (!signalled) {
+          signalled = true;
+          return listener(signal);
+        }
+        stopListening();
+        process.kill(process.pid, signal);
+      };
+      process.on('SIGINT', stop).on('SIGTERM', stop);
+      return stopListening;
+    },
   };
 }
 

@@ -16,7 +16,7 @@ export interface TestContext {
   run(...argv: string[]): Promise<number>;
   dir: string;
   storePath: string;
-  /** Delivers a stop signal to a running `plants serve`. */
+  /** Delivers a stop signal (SIGINT, SIGTERM) to a running `plants serve` or `plants import`. */
   stop(signal?: string): void;
 }
 
@@ -36,10 +36,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const out = capture();
   const err = capture();
   const tty = options.tty ?? false;
-  let stop: (signal: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    stop = resolve;
-  });
+  const stopListeners = new Set<(signal: string) => void>();
   const ctx: Context = {
     io: {
       stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
@@ -58,7 +55,10 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     openStore: async (path, storeOptions) => new FileStore(path, storeOptions),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
-    stopSignal: () => stopped,
+    onStopSignal(listener) {
+      stopListeners.add(listener);
+      return () => void stopListeners.delete(listener);
+    },
   };
   return {
     ctx,
@@ -67,7 +67,11 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     stdout: out.text,
     stderr: err.text,
     run: (...argv) => run(argv, ctx),
-    stop: (signal = 'SIGTERM') => stop(signal),
+    stop(signal = 'SIGTERM') {
+      const listeners = [...stopListeners];
+      stopListeners.clear();
+      for (const listener of listeners) listener(signal);
+    },
   };
 }
 

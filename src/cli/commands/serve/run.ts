@@ -46,7 +46,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
     stderr.write(`plants serve: no token configured; generated one for this run. Log in with:\n`);
     stderr.write(`  plants login --base-url ${address.url} --token ${generated}\n`);
   }
-  const signal = await ctx.stopSignal();
+  const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
   await stopServer(server);
   await store.drain();
