@@ -35,6 +35,11 @@ export function exitCodeFor(code: ErrorCode): number {
   }
 }
 
+/** A command that stops on SIGINT or SIGTERM exits as a shell reports a process the signal killed. */
+export function exitCodeForSignal(signal: string): number {
+  return 128 + (signal === 'SIGINT' ? 2 : 15);
+}
+
 export const EXIT_CODES_HELP = `Exit codes:
   0  done (the plant was created)
   1  refused by the store: a 400 Error from the service, or a duplicate id in the local store
@@ -42,4 +47,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  authentication missing or refused (run plants login)
   4  the store could not be used: service unreachable, timed out or outside the contract,
      or the local store file unreadable, not a plants store, or locked
- 70  internal error (a bug: please report it)`;
+ 70  internal error (a bug: please report it)
+130  plants import interrupted by Ctrl-C (143: SIGTERM), after its summary`;

@@ -49,6 +49,33 @@ export function readRows(input: Readable, format: Format): AsyncIterable<Row[]> 
   }
 }
 
+const STOPPED = Symbol('stopped');
+
+/**
+ * The runs of `runs` until `stop` resolves (an interrupted import), then no more: at once, even
+ * while a read waits for input that has not come (a pipe), and without the run being read. That
+ * read settles when the caller closes the input.
+ */
+export async function* untilStopped<T>(runs: AsyncIterable<T>, stop: Promise<unknown>): AsyncIterable<T> {
+  const iterator = runs[Symbol.asyncIterator]();
+  const stopped = stop.then((): typeof STOPPED => STOPPED);
+  let reading: Promise<IteratorResult<T>> | undefined;
+  try {
+    for (;;) {
+      reading = iterator.next();
+      const next = await Promise.race([reading, stopped]);
+      if (next === STOPPED) return;
+      reading = undefined;
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    // A read cut short by the stop ends in an error once the input is closed: nobody wants it.
+    if (reading === undefined) await iterator.return?.();
+    else reading.catch(() => undefined);
+  }
+}
+
 function unreadable(message: string): PlantsError {
   return new PlantsError('unreadable_input', message);
 }

@@ -37,11 +37,17 @@ export function runPlants(args: string[], env: Record<string, string>, input = '
 }
 
 export function finished(child: ChildProcess, input = ''): Promise<ProcessResult> {
+  const result = exited(child);
+  child.stdin?.end(input);
+  return result;
+}
+
+/** What a child wrote, once it has exited; its stdin is left as it is (open, for a test that feeds it). */
+export function exited(child: ChildProcess): Promise<ProcessResult> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));

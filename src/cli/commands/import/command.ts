@@ -46,7 +46,8 @@ export function defineImport(program: Command, dispatch: Dispatch): void {
       '\nFormats: NDJSON (one NewPlant object per line), CSV (a header row id,name,tag; tag may be empty),\n' +
         'JSON (an array of NewPlant objects; read whole, so prefer NDJSON or CSV for very large inputs).\n\n' +
         'Exit codes: 0 every row created or skipped, 1 some rows failed, 2 the input is unreadable,\n' +
-        '3 authentication, 4 the service or store could not be used (the summary says what was created).\n\n' +
+        '3 authentication, 4 the service or store could not be used (the summary says what was created),\n' +
+        '130 interrupted by Ctrl-C (143: SIGTERM): the rows read were imported; the summary says how many.\n\n' +
         'Examples:\n  plants import plants.csv --on-conflict skip --rejects rejected.ndjson\n  cat plants.ndjson | plants import - --format ndjson --local',
     )
     .action((input: string, raw: Record<string, string | boolean | undefined>) => dispatch('import', toImportOptions(input, raw)));

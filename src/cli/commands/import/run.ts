@@ -5,7 +5,7 @@ import { formatFromName } from '../../../import/formats.js';
 import { importIntoStore } from '../../../import/local-import.js';
 import { ImportTally, type Counts, type RowFailure } from '../../../import/outcomes.js';
 import { importThroughService } from '../../../import/remote-import.js';
-import { readRows, type Row } from '../../../import/rows.js';
+import { readRows, untilStopped, type Row } from '../../../import/rows.js';
 import type { ImportSettings } from '../../../import/settings.js';
 import type { PlantStore } from '../../../core/store.js';
 import type { FileStore } from '../../../store/file-store.js';
@@ -13,7 +13,7 @@ import { journalPathOf } from '../../../store/journal.js';
 import { Settings } from '../../config/resolve.js';
 import { serviceClient } from '../../service-client.js';
 import type { Context } from '../../context.js';
-import { exitCodeFor } from '../../exit-codes.js';
+import { exitCodeFor, exitCodeForSignal } from '../../exit-codes.js';
 import type { CommandModule } from '../types.js';
 import type { ImportOptions } from './command.js';
 import { openInput, openOutput, refuseClobbering, rejectLine, type OutputFile } from './files.js';
@@ -27,6 +27,8 @@ export interface ImportResult {
   counts: Counts;
   failures: RowFailure[];
   stoppedBy?: PlantsError;
+  /** SIGINT or SIGTERM: the import stopped reading there; every row it read is in the counts. */
+  interrupted?: string;
   elapsedMs: number;
   rejects?: string;
   /** The --rejects or --report file could not be written in full. */
@@ -58,11 +60,24 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
   const tally = new ImportTally(options.rejects === undefined ? {} : { onReject: (row) => rejects?.write(`${rejectLine(row)}\n`) });
   const started = ctx.now();
   const outputErrors: string[] = [];
+  // A first Ctrl-C (or SIGTERM) stops reading, lets the rows read so far be imported or counted,
+  // and ends with the summary, the lock released; a second one kills the process.
+  let interrupted: string | undefined;
+  let stopListening: () => void = () => undefined;
+  const stop = new Promise<void>((stopped) => {
+    stopListening = ctx.onStopSignal((signal) => {
+      interrupted = signal;
+      progress?.stop();
+      progress = undefined;
+      ctx.io.stderr.write(`plants import: ${signal}: finishing the rows read so far (again to stop at once)\n`);
+      stopped();
+    });
+  });
   try {
     if (options.rejects !== undefined) rejects = await openOutput('--rejects', options.rejects);
     if (options.report !== undefined) report = await openOutput('--report', options.report);
     progress = await startProgress(ctx.io, tally, input.size, input.bytesRead);
-    const rows = readRows(input.stream, format);
+    const rows = untilStopped(readRows(input.stream, format), stop);
     const importSettings = { onConflict: options.onConflict, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run validates rows and sends nothing: no store is opened, no token needed.
     if (options.dryRun) await importIntoStore(rows, NOTHING, tally, importSettings);
@@ -76,6 +91,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     if (tally.counts.read === 0) throw error;
     tally.stop(error);
   } finally {
+    stopListening();
     progress?.stop();
     await input.close();
     const rejectsError = await rejects?.close();
@@ -89,6 +105,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     failures: tally.failures,
     elapsedMs: ctx.now() - started,
     ...(tally.stoppedBy === undefined ? {} : { stoppedBy: tally.stoppedBy }),
+    ...(interrupted === undefined ? {} : { interrupted }),
     ...(options.rejects === undefined ? {} : { rejects: options.rejects }),
     outputErrors,
   };
@@ -132,9 +149,10 @@ function toJson(result: ImportResult): unknown {
   };
 }
 
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store. */
+/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
 function exitCode(result: ImportResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
+  if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);
   const incomplete = result.counts.failed + result.counts.unknown + result.counts.notSent + result.outputErrors.length;
   return incomplete > 0 ? 1 : 0;
 }

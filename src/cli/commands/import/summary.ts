@@ -33,6 +33,10 @@ export function renderSummary(result: ImportResult, io: IOStreams): void {
     lines.push(`${rows(rejected)} not created ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: plants import ${result.rejects} retries ${rejected === 1 ? 'it' : 'them'}`);
   }
   for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${problem}`);
+  if (result.interrupted !== undefined) {
+    lines.push(`${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`);
+    if (!result.dryRun) lines.push(style.dim('hint: the same import with --on-conflict skip imports the rest'));
+  }
   if (result.stoppedBy !== undefined) {
     lines.push(`${style.red('error:')} stopped: ${result.stoppedBy.message}`);
     if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${result.stoppedBy.hint}`));

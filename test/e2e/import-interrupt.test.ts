@@ -1,0 +1,96 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { describe, expect, it } from 'vitest';
+import { FileStore } from '../../src/store/file-store.js';
+import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
+import { startServer } from '../helpers/serve-process.js';
+import { tempDir } from '../helpers/temp.js';
+
+const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
+
+/** Polls `condition` every 20 ms; fails with `what` after 20 s. */
+async function waitFor(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** An import reading a pipe that stays open: it would wait for more rows until stopped. */
+function importFromOpenPipe(args: string[], env: Record<string, string>, rows: string): { child: ChildProcess; result: ReturnType<typeof exited> } {
+  const child = startPlants(['import', '-', '--format', 'ndjson', ...args], env);
+  const result = exited(child);
+  child.stdin?.write(rows);
+  return { child, result };
+}
+
+describe('plants import interrupted', () => {
+  it('by a first SIGINT, --local: stops reading, stores the rows read, releases the lock, exits 130 with the account', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    const { child, result } = importFromOpenPipe(['--local', '--json'], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 15_000));
+    // The first batch of 10,000 is in the journal: the import is under way, waiting on the pipe.
+    await waitFor('the first batch', () => existsSync(`${store}.journal`));
+    child.kill('SIGINT');
+    const { code, signal, stdout, stderr } = await result;
+    expect({ code, signal }).toEqual({ code: 130, signal: null });
+    expect(stderr).toContain('SIGINT: finishing the rows read so far');
+    const summary = JSON.parse(stdout);
+    expect(summary.interrupted).toBe('SIGINT');
+    const { read, created, failed, notSent, unknown } = summary.counts;
+    expect(read).toBeGreaterThanOrEqual(10_000);
+    expect({ created, failed, notSent, unknown }).toEqual({ created: read, failed: 0, notSent: 0, unknown: 0 });
+    // Every row read is stored, in the store file alone, and the lock is gone.
+    const plants = await new FileStore(store).read();
+    expect(plants.size).toBe(read);
+    expect(plants.get(BigInt(read - 1))).toEqual({ id: BigInt(read - 1), name: `plant ${read - 1}` });
+    expect(existsSync(`${store}.journal`)).toBe(false);
+    expect(existsSync(`${store}.lock`)).toBe(false);
+  });
+
+  it('by a first SIGTERM, remote: the requests sent get their answers, the summary says so, exit 143', async () => {
+    const home = await tempDir();
+    const server = await startServer(home);
+    try {
+      const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+      const { child, result } = importFromOpenPipe([], env, ndjson(1, 3_000));
+      await waitFor('3,000 plants on the server', async () => (await new FileStore(server.store).read()).size === 3_000);
+      child.kill('SIGTERM');
+      const { code, signal, stderr } = await result;
+      expect({ code, signal }).toEqual({ code: 143, signal: null });
+      expect(stderr).toMatch(/Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/);
+      expect(stderr).toContain('interrupted: SIGTERM: the input was read no further than the 3,000 rows above\n');
+      expect(stderr).toContain('hint: the same import with --on-conflict skip imports the rest\n');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('by a second signal: at once, even while waiting for the store lock, leaving the lock it never took', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
+    const release = await lockfile.lock(store, { realpath: false });
+    try {
+      const rejects = join(home, 'rejects.ndjson');
+      const { child, result } = importFromOpenPipe(['--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 10));
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The import listens for signals from before it opens --rejects; it reads the rows, waits
+      // for more, and once stopped, waits for the lock to write them.
+      await waitFor('the import to start', () => existsSync(rejects));
+      child.kill('SIGINT');
+      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGINT');
+      const { code, signal } = await result;
+      expect({ code, signal }).toEqual({ code: null, signal: 'SIGINT' });
+      expect(existsSync(`${store}.lock`)).toBe(true);
+    } finally {
+      await release();
+    }
+  });
+});
