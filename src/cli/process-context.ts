@@ -37,7 +37,9 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     dataDir: paths.data,
     async openStore(path, options) {
       const { FileStore } = await import('../store/file-store.js');
-      return new FileStore(path, options);
+      // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
+      const onLockWait = () => stderr.output.write(`plants: waiting for ${path}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
+      return new FileStore(path, { onLockWait, ...options });
     },
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');

@@ -14,6 +14,8 @@ import { syncDirectory } from './sync.js';
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
   lockWaitMs?: number;
+  /** Called when a write has waited a second for another process's lock, and is still waiting. */
+  onLockWait?: () => void;
   /**
    * Append new plants to `<store>.journal` instead of rewriting the store file (a server's many
    * small batches, an import's many large ones). Without it, every write leaves the whole store
@@ -158,7 +160,7 @@ export class FileStore implements PlantStore {
     let lock = this.held;
     const state = lock !== undefined ? this.cache : undefined;
     await this.keepLock(undefined);
-    lock ??= await lockStore(this.path, this.options.lockWaitMs ?? 30_000);
+    lock ??= await lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait);
     try {
       let current = state;
       if (current === undefined) {

@@ -10,18 +10,22 @@ export interface HeldLock {
   lost?: Error;
 }
 
+/** After this long waiting for another process's lock, `onWait` is called: a person should know why nothing happens. */
+const SAY_WAITING_AFTER_MS = 1000;
+
 /**
  * The cross-process lock of a store: `<store>.lock`, a directory (proper-lockfile), kept fresh
  * while held and taken over once 10 s stale, so a killed holder blocks others for 10 s at most.
  * Waits about `waitMs`, in short jittered retries, then gives up with `store_locked`.
  */
-export async function lockStore(path: string, waitMs: number): Promise<HeldLock> {
+export async function lockStore(path: string, waitMs: number, onWait?: () => void): Promise<HeldLock> {
   try {
     await mkdir(dirname(path), { recursive: true });
   } catch (error) {
     throw storeIoError(path, 'create the directory of', error);
   }
   const held: HeldLock = { release: async () => undefined };
+  const waiting = onWait === undefined ? undefined : setTimeout(onWait, SAY_WAITING_AFTER_MS);
   try {
     held.release = await lockfile.lock(path, {
       realpath: false,
@@ -35,6 +39,8 @@ export async function lockStore(path: string, waitMs: number): Promise<HeldLock>
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw storeLockedError(path, error);
     throw storeIoError(path, 'lock', error);
+  } finally {
+    clearTimeout(waiting);
   }
 }
 

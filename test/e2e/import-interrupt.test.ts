@@ -7,17 +7,9 @@ import { FileStore } from '../../src/store/file-store.js';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
-
-/** Polls `condition` every 20 ms; fails with `what` after 20 s. */
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** An import reading a pipe that stays open: it would wait for more rows until stopped. */
 function importFromOpenPipe(args: string[], env: Record<string, string>, rows: string): { child: ChildProcess; result: ReturnType<typeof exited> } {

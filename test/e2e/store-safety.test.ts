@@ -1,11 +1,13 @@
 import { watch } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { decodeStore, encodeStore } from '../../src/store/store-file.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 async function plantsIn(path: string): Promise<Map<bigint, NewPlant>> {
   return decodeStore(await readFile(path, 'utf8'), path);
@@ -23,6 +25,23 @@ describe('the local store under concurrent and killed writers', () => {
     const plants = await plantsIn(store);
     expect(plants.size).toBe(50);
     expect(plants.get(9223372036854775807n - 49n)?.name).toBe('p49');
+  });
+
+  it('says why it waits for a lock another process holds, and creates the plant once it is free', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    const release = await lockfile.lock(store, { realpath: false });
+    const child = startPlants(['create', '--local', '--id', '1', '--name', 'Fern'], isolatedEnv(home, { PLANTS_STORE: store }));
+    const result = finished(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor('the notice', () => stderr.includes('waiting for'));
+    expect(stderr).toBe(`plants: waiting for ${store}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
+    await release();
+    const { code, stdout } = await result;
+    expect(code).toBe(0);
+    expect(stdout).toBe(`Created plant 1 "Fern" in ${store}\n`);
+    expect((await plantsIn(store)).size).toBe(1);
   });
 
   it('lets exactly one of 10 concurrent creates of one id win; the rest are refused (exit 1)', async () => {
