@@ -58,12 +58,24 @@ const STOPPED = Symbol('stopped');
  */
 export async function* untilStopped<T>(runs: AsyncIterable<T>, stop: Promise<unknown>): AsyncIterable<T> {
   const iterator = runs[Symbol.asyncIterator]();
-  const stopped = stop.then((): typeof STOPPED => STOPPED);
+  let stopped = false;
+  // Wakes the wait for the current read. Not Promise.race with `stop`: each race would leave a
+  // reaction on `stop`, which holds its run until `stop` settles (all of an import's rows).
+  let wake: (() => void) | undefined;
+  void stop.then(() => {
+    stopped = true;
+    wake?.();
+  });
   let reading: Promise<IteratorResult<T>> | undefined;
   try {
-    for (;;) {
-      reading = iterator.next();
-      const next = await Promise.race([reading, stopped]);
+    while (!stopped) {
+      const read = iterator.next();
+      reading = read;
+      const next = await new Promise<IteratorResult<T> | typeof STOPPED>((resolve, reject) => {
+        wake = () => resolve(STOPPED);
+        read.then(resolve, reject);
+      });
+      wake = undefined;
       if (next === STOPPED) return;
       reading = undefined;
       if (next.done === true) return;
