@@ -29,8 +29,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function canonicalPlant(line: string): NewPlant | undefined {
   const plain = PLAIN_LINE.exec(line);
   if (plain !== null && !LONE_SURROGATE.test(line)) {
-    const [, idText, name, tag] = plain as unknown as [string, string, string, string | undefined];
-    return valid(BigInt(idText), name, tag);
+    // Indexed, not destructured: on a store's thousand lines read by cold code, destructuring
+    // (the iterator protocol, in V8's interpreter) cost a create --local ~3 ms.
+    return valid(BigInt(plain[1] as string), plain[2] as string, plain[3]);
   }
   const start = CANONICAL_START.exec(line);
   if (start === null) return undefined;

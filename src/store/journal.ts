@@ -1,5 +1,5 @@
 import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { decodePlantLine, type PlantLine } from './plant-lines.js';
+import { decodePlantLines, type PlantLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
 
@@ -34,7 +34,7 @@ export async function readJournal(path: string): Promise<JournalState> {
   const wholeBytes = bytes.lastIndexOf(10) + 1;
   const lines = bytes.toString('utf8', 0, wholeBytes).split('\n');
   lines.pop();
-  const plants = lines.map((line, index) => decodePlantLine(line, path, `line ${index + 1}`));
+  const plants = decodePlantLines(lines, path, (index) => `line ${index + 1}`);
   return { plants, wholeBytes };
 }
 

@@ -1,7 +1,7 @@
 import { jsonNumberText, parseJson } from '../core/json.js';
 import type { NewPlant } from '../core/schemas.js';
 import { encodePlant } from '../core/plant-line.js';
-import { decodePlantLine, plantLine, plantOfLine } from './plant-lines.js';
+import { decodePlantLines, plantLine, plantOfLine, type PlantLine } from './plant-lines.js';
 import { storeCorruptError } from './store-errors.js';
 
 /**
@@ -70,13 +70,15 @@ export function appendToStoreFile(file: Buffer | undefined, lines: Buffer): Buff
 export function decodeStoreLines(text: string, path: string): { plants: Map<bigint, string>; ourLayout: boolean } {
   const lines = canonicalBody(text);
   const plants = new Map<bigint, string>();
-  const add = ({ id, line }: { id: bigint; line: string }, index: number) => {
-    if (plants.has(id)) throw storeCorruptError(path, `plants[${index}]: id ${id} appears twice`);
-    plants.set(id, line);
+  const add = (plant: PlantLine, index: number) => {
+    if (plants.has(plant.id)) throw storeCorruptError(path, `plants[${index}]: id ${plant.id} appears twice`);
+    plants.set(plant.id, plant.line);
   };
+  const where = (index: number) => `plants[${index}]`;
   if (lines !== undefined) {
     try {
-      lines.forEach((line, index) => add(decodePlantLine(line, path, `plants[${index}]`), index));
+      const decoded = decodePlantLines(lines, path, where);
+      for (let index = 0; index < decoded.length; index += 1) add(decoded[index] as PlantLine, index);
       return { plants, ourLayout: true };
     } catch {
       // Our layout at a glance, but not line by line (a plant split over lines by hand): the whole
@@ -84,7 +86,7 @@ export function decodeStoreLines(text: string, path: string): { plants: Map<bigi
       plants.clear();
     }
   }
-  anyLayout(text, path).forEach((entry, index) => add(plantLine(entry, path, `plants[${index}]`), index));
+  anyLayout(text, path).forEach((entry, index) => add(plantLine(entry, path, where(index)), index));
   return { plants, ourLayout: false };
 }
 
@@ -105,7 +107,9 @@ function canonicalBody(text: string): string[] | undefined {
   const lines = body.split('\n');
   if (lines.shift() !== '' || lines.pop() !== '  ') return undefined;
   const plants: string[] = [];
-  for (const [index, line] of lines.entries()) {
+  // Indexed, as decodePlantLines is, for the same reason.
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] as string;
     const last = index === lines.length - 1;
     if (!line.startsWith(INDENT) || (!last && !line.endsWith(','))) return undefined;
     plants.push(line.slice(INDENT.length, last ? undefined : -1));
