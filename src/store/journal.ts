@@ -1,4 +1,5 @@
-import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { decodePlantLines, type PlantLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
@@ -22,10 +23,10 @@ export interface JournalState {
   wholeBytes: number;
 }
 
-export async function readJournal(path: string): Promise<JournalState> {
+export function readJournal(path: string): JournalState {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plants: [], wholeBytes: 0 };
     throw storeIoError(path, 'read', error);
@@ -44,9 +45,9 @@ export interface JournalFile {
   size: number;
 }
 
-export async function statJournal(path: string): Promise<JournalFile> {
+export function statJournal(path: string): JournalFile {
   try {
-    const info = await stat(path, { bigint: true });
+    const info = statSync(path, { bigint: true });
     return { ino: info.ino, size: Number(info.size) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ino: undefined, size: 0 };
@@ -81,7 +82,7 @@ export class JournalAppender {
       written = true;
       await this.handle.write(data);
       await this.handle.datasync();
-      if (seen.ino === undefined) await syncDirectory(this.path);
+      if (seen.ino === undefined) syncDirectory(this.path);
       return { ino: this.handleIno, size: wholeBytes + data.length };
     } catch (error) {
       // Not durable, so reported as not added: take the lines back out, lest a read find them.
@@ -101,10 +102,10 @@ export class JournalAppender {
 }
 
 /** The whole lines of the journal as bytes, unchecked: for folding a journal already read and checked. */
-export async function journalBytes(path: string, wholeBytes: number): Promise<Buffer> {
+export function journalBytes(path: string, wholeBytes: number): Buffer {
   if (wholeBytes === 0) return Buffer.alloc(0);
   try {
-    return (await readFile(path)).subarray(0, wholeBytes);
+    return readFileSync(path).subarray(0, wholeBytes);
   } catch (error) {
     throw storeIoError(path, 'read', error);
   }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { PlantsError } from '../core/errors.js';
@@ -17,31 +17,47 @@ const SAY_WAITING_AFTER_MS = 1000;
  * The cross-process lock of a store: `<store>.lock`, a directory (proper-lockfile), kept fresh
  * while held and taken over once 10 s stale, so a killed holder blocks others for 10 s at most.
  * Waits about `waitMs`, in short jittered retries, then gives up with `store_locked`.
+ *
+ * Each try is proper-lockfile's lockSync: a mkdir and a stat, which take microseconds, where its
+ * asynchronous lock sent each through libuv's thread pool (~0.3 ms a trip; a create --local, and a
+ * server's lone create, made five for lock and unlock). Between tries this waits without blocking;
+ * lockSync does not retry, so the retries are ours, timed as proper-lockfile's would be.
  */
 export async function lockStore(path: string, waitMs: number, onWait?: () => void): Promise<HeldLock> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
     throw storeIoError(path, 'create the directory of', error);
   }
   const held: HeldLock = { release: async () => undefined };
-  const waiting = onWait === undefined ? undefined : setTimeout(onWait, SAY_WAITING_AFTER_MS);
-  try {
-    held.release = await lockfile.lock(path, {
-      realpath: false,
-      // Once backed off, each wait is ~150 ms: about waitMs in all.
-      retries: { retries: Math.ceil(waitMs / 150), minTimeout: 5, maxTimeout: 100, factor: 1.3, randomize: true },
-      onCompromised: (error) => {
-        held.lost = error;
-      },
-    });
-    return held;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw storeLockedError(path, error);
-    throw storeIoError(path, 'lock', error);
-  } finally {
-    clearTimeout(waiting);
+  const started = Date.now();
+  let saidWaiting = false;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const release = lockfile.lockSync(path, {
+        realpath: false,
+        onCompromised: (error) => {
+          held.lost = error;
+        },
+      });
+      held.release = async () => release();
+      return held;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw storeIoError(path, 'lock', error);
+      const waited = Date.now() - started;
+      if (waited >= waitMs) throw storeLockedError(path, error);
+      if (!saidWaiting && waited >= SAY_WAITING_AFTER_MS) {
+        saidWaiting = true;
+        onWait?.();
+      }
+      await new Promise((retry) => setTimeout(retry, retryDelayMs(attempt)));
+    }
   }
+}
+
+/** Backing off from 5 ms by 1.3 a try to 100 ms, each randomised up to twice as long, so that waiters do not retry in step. */
+function retryDelayMs(attempt: number): number {
+  return Math.min(100, 5 * 1.3 ** attempt) * (1 + Math.random());
 }
 
 export function storeLockedError(path: string, cause: unknown): PlantsError {
