@@ -1,4 +1,4 @@
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 
 /** What a command writes its text to: a stream, or fdOutput. */
 export interface TextOutput {
@@ -13,15 +13,16 @@ export interface FdOutput extends TextOutput {
 /**
  * Whether fd is a terminal. Only a character device can be one, so the pipes and files that
  * scripts give are answered by an fstat, without loading node:tty (and with it node:net and
- * node:stream: ~2.5 ms of a start-up).
+ * node:stream: ~2.5 ms of a start-up); so is /dev/null (`>/dev/null`, cron, a child's ignored
+ * stdio), the character device that scripts give most.
  */
 export async function isTerminal(fd: number): Promise<boolean> {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice() || stats.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false;
   } catch {
     return false;
   }
-  // A terminal, or /dev/null: node:tty knows which.
   const { isatty } = await import('node:tty');
   return isatty(fd);
 }

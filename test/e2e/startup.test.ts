@@ -13,15 +13,21 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * What a real run of bin/plants.cjs loads: its files of dist/, and Node's built-in modules. Its
- * stdout and stderr are pipes, as when a script captures them.
+ * stdout and stderr are pipes, as when a script captures them, or with `output: 'ignore'`
+ * /dev/null, as `>/dev/null 2>&1` makes them.
  */
-async function loadedBy(args: string[], extraEnv: Record<string, string> = {}, home?: string): Promise<{ files: string[]; builtins: string[] }> {
+async function loadedBy(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  home?: string,
+  output: 'pipe' | 'ignore' = 'pipe',
+): Promise<{ files: string[]; builtins: string[] }> {
   home ??= await tempDir();
   const log = join(home, 'modules.log');
   const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
-  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: ['ignore', output, output] });
+  child.stdout?.resume();
+  child.stderr?.resume();
   await new Promise((resolve) => child.on('close', resolve));
   const loaded = (await readFile(log, 'utf8')).trim().split('\n');
   const files = loaded.filter((path) => path.includes('/dist/'));
@@ -60,6 +66,12 @@ describe('start-up loads only what a command uses', () => {
     const { builtins } = await loadedBy(line.split(' '));
     expect(builtins).toContain('node:vm'); // the fast start's: the list is a real one
     expect(builtins.filter((name) => /^node:(net|tty|stream)$/.test(name))).toEqual([]);
+  });
+
+  it.each(['--version', 'create --local --id 1 --name Fern'])('plants %s with its output on /dev/null does not take it for a terminal (node:tty)', async (line) => {
+    const { builtins } = await loadedBy(line.split(' '), {}, undefined, 'ignore');
+    expect(builtins).toContain('node:vm');
+    expect(builtins.filter((name) => /^node:(net|tty)$/.test(name))).toEqual([]);
   });
 
   it('create --local loads no node:assert (signal-exit 3 wants it for one check), whose loading makes Node\'s stderr stream', async () => {
