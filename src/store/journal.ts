@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
-import { decodePlantLines, type PlantLine } from './plant-lines.js';
+import { decodePlantLine, type PlantLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
 
@@ -35,7 +35,9 @@ export function readJournal(path: string): JournalState {
   const wholeBytes = bytes.lastIndexOf(10) + 1;
   const lines = bytes.toString('utf8', 0, wholeBytes).split('\n');
   lines.pop();
-  const plants = decodePlantLines(lines, path, (index) => `line ${index + 1}`);
+  const where = (index: number) => `line ${index + 1}`;
+  const plants: PlantLine[] = [];
+  for (let index = 0; index < lines.length; index += 1) plants.push(decodePlantLine(lines[index] as string, path, index, where));
   return { plants, wholeBytes };
 }
 

@@ -15,22 +15,18 @@ export interface PlantLine {
 }
 
 /**
- * Reads stored plants, one a line: a canonical line fast (core/plant-line.ts), any other JSON
- * object (a store edited by hand) with the lossless parser. Both pass the NewPlant schema. `where`
- * names line `index` in a message, and is called only for a line that is not canonical.
+ * Reads one stored plant: a canonical line fast (core/plant-line.ts), any other JSON object (a
+ * store edited by hand) with the lossless parser. Both pass the NewPlant schema. `where(index)`
+ * names the line in a message, and is called only for a line that is not canonical.
  *
- * Every command that writes a store runs this once, on code V8 has not optimised yet, so it is an
- * indexed loop that makes nothing per line but the plant: in V8's interpreter, a destructuring or
- * a string built for each of 1,000 lines cost a create --local ~3 ms (README, Performance).
+ * Every command that writes a store runs this on each of its lines, on code V8 has not optimised
+ * yet: its callers loop by index, and nothing is made per line but the plant. In V8's
+ * interpreter, a destructuring or a string built for each of 1,000 lines cost a create --local
+ * ~3 ms (README, Performance).
  */
-export function decodePlantLines(lines: readonly string[], path: string, where: (index: number) => string): PlantLine[] {
-  const plants: PlantLine[] = new Array(lines.length);
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index] as string;
-    const plant = canonicalPlant(line);
-    plants[index] = plant === undefined ? decodeAnyPlant(line, path, where(index)) : { id: plant.id, line };
-  }
-  return plants;
+export function decodePlantLine(line: string, path: string, index: number, where: (index: number) => string): PlantLine {
+  const plant = canonicalPlant(line);
+  return plant === undefined ? decodeAnyPlant(line, path, where(index)) : { id: plant.id, line };
 }
 
 function decodeAnyPlant(text: string, path: string, where: string): PlantLine {

@@ -1,7 +1,7 @@
 import { jsonNumberText, parseJson } from '../core/json.js';
 import type { NewPlant } from '../core/schemas.js';
 import { encodePlant } from '../core/plant-line.js';
-import { decodePlantLines, plantLine, plantOfLine, type PlantLine } from './plant-lines.js';
+import { decodePlantLine, plantLine, plantOfLine, type PlantLine } from './plant-lines.js';
 import { storeCorruptError } from './store-errors.js';
 
 /**
@@ -77,8 +77,8 @@ export function decodeStoreLines(text: string, path: string): { plants: Map<bigi
   const where = (index: number) => `plants[${index}]`;
   if (lines !== undefined) {
     try {
-      const decoded = decodePlantLines(lines, path, where);
-      for (let index = 0; index < decoded.length; index += 1) add(decoded[index] as PlantLine, index);
+      // Indexed: see decodePlantLine.
+      for (let index = 0; index < lines.length; index += 1) add(decodePlantLine(lines[index] as string, path, index, where), index);
       return { plants, ourLayout: true };
     } catch {
       // Our layout at a glance, but not line by line (a plant split over lines by hand): the whole
@@ -107,7 +107,7 @@ function canonicalBody(text: string): string[] | undefined {
   const lines = body.split('\n');
   if (lines.shift() !== '' || lines.pop() !== '  ') return undefined;
   const plants: string[] = [];
-  // Indexed, as decodePlantLines is, for the same reason.
+  // Indexed: see decodePlantLine.
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] as string;
     const last = index === lines.length - 1;
