@@ -19,18 +19,25 @@ import { fileURLToPath } from 'node:url';
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 
 /**
- * Built-in modules that dependencies load as they load, for what plants never or barely uses, get
+ * Modules that dependencies load as they load, for what plants never or barely uses, get
  * stand-ins:
  * - commander requires node:child_process, for executable subcommands, which plants has none of:
  *   1-3 ms of every start. Its stand-in loads the real module on first use.
  * - signal-exit 3 (proper-lockfile's) requires node:assert for one check of its argument: ~1.2 ms,
  *   and loading node:assert makes Node create process.stderr (node:net when stderr is a pipe,
  *   ~2.5 ms more). Its stand-in makes the same check.
+ * - write-file-atomic requires node:worker_threads for the thread's id, which it puts in its temp
+ *   files' names; it loads node:stream too. plants writes stores from its main thread only, whose
+ *   id is 0, as the stand-in says.
+ * - proper-lockfile requires graceful-fs, its default file system, which loads node:stream and
+ *   node:fs/promises and patches node:fs. plants always passes its own (store-lock.ts), so the
+ *   default is never used: the stand-in is node:fs.
+ * Those two cost a create --local ~5 ms, and a test checks that it loads none of what they load.
  */
 export const builtinStandIns = {
   name: 'builtin-stand-ins',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?(child_process|assert)$/ }, ({ path, importer }) => {
+    build.onResolve({ filter: /^(node:)?(child_process|assert|worker_threads|graceful-fs)$/ }, ({ path, importer }) => {
       const name = path.replace(/^node:/, '');
       return STAND_INS[name].requiredBy.test(importer) ? { path: name, namespace: 'stand-in' } : undefined;
     });
@@ -42,6 +49,14 @@ const STAND_INS = {
   child_process: {
     requiredBy: /[\\/]node_modules[\\/]commander[\\/]/,
     source: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+  },
+  worker_threads: {
+    requiredBy: /[\\/]node_modules[\\/]write-file-atomic[\\/]/,
+    source: 'module.exports = { threadId: 0 };',
+  },
+  'graceful-fs': {
+    requiredBy: /[\\/]node_modules[\\/]proper-lockfile[\\/]/,
+    source: "module.exports = require('node:fs');",
   },
   assert: {
     requiredBy: /[\\/]node_modules[\\/]signal-exit[\\/]/,

@@ -1,5 +1,5 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: see journal.ts.
+import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
 import type { NewPlant } from '../core/schemas.js';
 import { addEachNew, type AddOutcome, type PlantStore } from '../core/store.js';
@@ -264,7 +264,7 @@ export class FileStore implements PlantStore {
    */
   private async storeFileBytesToFold(): Promise<Buffer | undefined> {
     try {
-      return await readFile(this.path);
+      return await fs.readFile(this.path);
     } catch (error) {
       return noStoreFile(this.path, error);
     }

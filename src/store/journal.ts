@@ -1,5 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the property loads it when first used, which a create --local
+// never does (~1.5 ms).
+import { promises as fs, readFileSync, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { decodePlantLine, type PlantLine } from './plant-lines.js';
 import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { syncDirectory } from './sync.js';
@@ -77,7 +79,7 @@ export class JournalAppender {
     try {
       if (this.handle !== undefined && (seen.ino === undefined || seen.ino !== this.handleIno)) await this.close();
       if (this.handle === undefined) {
-        this.handle = await open(this.path, 'a');
+        this.handle = await fs.open(this.path, 'a');
         this.handleIno = (await this.handle.stat({ bigint: true })).ino;
       }
       if (seen.size !== wholeBytes) await this.handle.truncate(wholeBytes);
@@ -115,7 +117,7 @@ export function journalBytes(path: string, wholeBytes: number): Buffer {
 
 export async function removeJournal(path: string): Promise<void> {
   try {
-    await unlink(path);
+    await fs.unlink(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(path, 'remove', error);
   }

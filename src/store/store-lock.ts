@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { PlantsError } from '../core/errors.js';
@@ -36,6 +36,7 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
     try {
       const release = lockfile.lockSync(path, {
         realpath: false,
+        fs: SYNC_FS,
         onCompromised: (error) => {
           held.lost = error;
         },
@@ -54,6 +55,13 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
     }
   }
 }
+
+/**
+ * The file system calls lockSync makes (and, holding the lock, its refreshes and its removal at
+ * exit), as proper-lockfile's `fs` option: otherwise it copies all of graceful-fs's, whose lazy
+ * properties load node:stream and node:fs/promises on the way.
+ */
+const SYNC_FS = { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync };
 
 /** Backing off from 5 ms by 1.3 a try to 100 ms, each randomised up to twice as long, so that waiters do not retry in step. */
 function retryDelayMs(attempt: number): number {

@@ -80,6 +80,12 @@ describe('start-up loads only what a command uses', () => {
     expect(builtins.filter((name) => /^node:(assert|net|tty)$/.test(name))).toEqual([]);
   });
 
+  it('create --local loads none of node:stream, node:fs/promises, node:worker_threads, node:crypto (~6 ms, for what its libraries do besides)', async () => {
+    const { builtins } = await loadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
+    expect(builtins).toContain('node:vm');
+    expect(builtins.filter((name) => /^node:(stream|fs\/promises|worker_threads|crypto)$/.test(name))).toEqual([]);
+  });
+
   it('create --local loads the store but not the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file-store.ts');
