@@ -1,7 +1,9 @@
 // Floor for figure 2: the least a create --local does with the libraries plants requires:
-// commander, a zod/mini NewPlant, proper-lockfile, write-file-atomic. No exact int64, no checks
-// of the store, no directory fsync, no error handling.
-import { readFile } from 'node:fs/promises';
+// commander, a zod/mini NewPlant, proper-lockfile, write-file-atomic, used as plants uses them
+// (a synchronous lock given node:fs's sync calls, a synchronous atomic write; see
+// src/store/store-lock.ts and file-store.ts). No exact int64, no checks of the store, no directory
+// fsync, no error handling.
+import { mkdirSync, readFileSync, realpathSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { Command } from 'commander';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -16,15 +18,15 @@ program
   .option('--id <id>')
   .option('--name <name>')
   .option('--tag <tag>')
-  .action(async (options) => {
+  .action((options) => {
     const plant = NewPlant.parse({ id: BigInt(options.id), name: options.name, tag: options.tag });
     const path = process.env.PLANTS_STORE;
-    const release = await lockfile.lock(path, { realpath: false });
-    const store = JSON.parse(await readFile(path, 'utf8'));
+    const release = lockfile.lockSync(path, { realpath: false, fs: { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync } });
+    const store = JSON.parse(readFileSync(path, 'utf8'));
     if (store.plants.some((stored) => BigInt(stored.id) === plant.id)) throw new Error('duplicate id');
     store.plants.push({ ...plant, id: Number(plant.id) });
-    await writeFileAtomic(path, JSON.stringify(store), { fsync: true });
-    await release();
+    writeFileAtomic.sync(path, JSON.stringify(store), { fsync: true });
+    release();
     process.stdout.write(`Created plant ${plant.id}\n`);
   });
 program.parseAsync();

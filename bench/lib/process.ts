@@ -29,12 +29,22 @@ export function median(values: number[]): number {
 
 /**
  * Median wall times of each runner (ours, the baseline, a floor), run in turn after a warm-up, so
- * that whatever else the shared machine does falls on all alike.
+ * that whatever else the shared machine does falls on all alike; in a new random order each
+ * round, so that none always runs right after the same other.
  */
 export async function compareTimes<K extends string>(runs: number, warmup: number, runners: Record<K, () => Promise<Run>>): Promise<Record<K, number>> {
   const names = Object.keys(runners) as K[];
   for (let i = 0; i < warmup; i += 1) for (const name of names) await runners[name]();
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
-  for (let i = 0; i < runs; i += 1) for (const name of names) times[name].push((await runners[name]()).ms);
+  for (let i = 0; i < runs; i += 1) for (const name of shuffled(names)) times[name].push((await runners[name]()).ms);
   return Object.fromEntries(names.map((name) => [name, median(times[name])])) as Record<K, number>;
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
 }
