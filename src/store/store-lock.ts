@@ -16,7 +16,7 @@ const SAY_WAITING_AFTER_MS = 1000;
 /**
  * The cross-process lock of a store: `<store>.lock`, a directory (proper-lockfile), kept fresh
  * while held and taken over once 10 s stale, so a killed holder blocks others for 10 s at most.
- * Waits about `waitMs`, in short jittered retries, then gives up with `store_locked`.
+ * Waits `waitMs` at most, in short jittered retries, then gives up with `store_locked`.
  *
  * Each try is proper-lockfile's lockSync: a mkdir and a stat, which take microseconds, where its
  * asynchronous lock sent each through libuv's thread pool (~0.3 ms a trip; a create --local, and a
@@ -63,9 +63,9 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
  */
 const SYNC_FS = { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync };
 
-/** Backing off from 5 ms by 1.3 a try to 100 ms, each randomised up to twice as long, so that waiters do not retry in step. */
+/** 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100 ms. */
 function retryDelayMs(attempt: number): number {
-  return Math.min(100, 5 * 1.3 ** attempt) * (1 + Math.random());
+  return Math.min(100, 5 * 1.3 ** attempt * (1 + Math.random()));
 }
 
 export function storeLockedError(path: string, cause: unknown): PlantsError {

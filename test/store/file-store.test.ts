@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
@@ -84,6 +84,28 @@ describe('the JSON file store', () => {
     const dir = await tempDir();
     await createPlant(new FileStore(join(dir, 'plants.json')), { id: 1n, name: 'Fern' });
     expect(await readdir(dir)).toEqual(['plants.json']);
+  });
+
+  it('waits for a lock another process holds, says so after a second, and gives up with store_locked', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await mkdir(`${path}.lock`); // held, and fresh: another process's
+    let told = 0;
+    const started = Date.now();
+    const store = new FileStore(path, { lockWaitMs: 1_300, onLockWait: () => (told += 1) });
+    await expect(createPlant(store, { id: 1n, name: 'Fern' })).rejects.toMatchObject({ code: 'store_locked', message: expect.stringContaining(path) });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_300);
+    expect(told).toBe(1);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a lock left 10 s stale by a killed process', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await mkdir(`${path}.lock`);
+    const longAgo = new Date(Date.now() - 11_000);
+    await utimes(`${path}.lock`, longAgo, longAgo);
+    await createPlant(new FileStore(path, { lockWaitMs: 1_000 }), { id: 1n, name: 'Fern' });
+    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n]);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it.each([
