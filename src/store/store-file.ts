@@ -39,27 +39,39 @@ export function encodeStore(plants: Iterable<NewPlant>): string {
 
 const EMPTY_STORE = `${HEAD}${TAIL}`;
 const LAST_LINE_END = `\n  ${TAIL}`;
+const SEPARATOR = Buffer.from(`,\n${INDENT}`);
 
 /**
  * A store file (its bytes, or undefined for none yet) with more plants at its end, given as
  * newline-terminated canonical lines (a journal's bytes), for a file in the layout we write: no
- * plant is parsed or copied one by one, so folding a journal into a store of a million plants
- * costs a few buffer copies and no garbage per plant.
+ * plant is parsed, and the new file is written into one buffer of its exact size, without an
+ * object per line, so that folding a journal into a store of a million plants costs two passes
+ * over its bytes and no garbage per plant. (A Buffer slice per line and per separator, then one
+ * concat, made a 1,000,000-row import --local's last fold peak ~100 MB higher.)
  */
 export function appendToStoreFile(file: Buffer | undefined, lines: Buffer): Buffer {
-  if (lines.length === 0) return file ?? Buffer.from(EMPTY_STORE);
-  const separator = Buffer.from(`,\n${INDENT}`);
+  const whole = lines.subarray(0, lines.lastIndexOf(10) + 1);
+  if (whole.length === 0) return file ?? Buffer.from(EMPTY_STORE);
   const empty = file === undefined || file.equals(Buffer.from(EMPTY_STORE));
-  // Slices of the old file and of the lines, and one copy of them all into the new file.
-  const parts = empty ? [Buffer.from(`${HEAD}\n${INDENT}`)] : [file.subarray(0, file.length - LAST_LINE_END.length), separator];
+  const head = empty ? Buffer.from(`${HEAD}\n${INDENT}`) : file.subarray(0, file.length - LAST_LINE_END.length);
+  const tail = Buffer.from(LAST_LINE_END);
+  let count = 0;
+  for (let end = whole.indexOf(10); end !== -1; end = whole.indexOf(10, end + 1)) count += 1;
+  // Each line loses its newline and gains a separator before it, but the first after an empty head.
+  const separators = empty ? count - 1 : count;
+  const size = head.length + whole.length - count + separators * SEPARATOR.length + tail.length;
+  const out = Buffer.allocUnsafe(size);
+  let offset = head.copy(out, 0);
   let start = 0;
-  for (let end = lines.indexOf(10); end !== -1; end = lines.indexOf(10, start)) {
-    if (start > 0) parts.push(separator);
-    parts.push(lines.subarray(start, end));
+  for (let end = whole.indexOf(10); end !== -1; end = whole.indexOf(10, start)) {
+    if (start > 0 || !empty) offset += SEPARATOR.copy(out, offset);
+    offset += whole.copy(out, offset, start, end);
     start = end + 1;
   }
-  parts.push(Buffer.from(LAST_LINE_END));
-  return Buffer.concat(parts);
+  offset += tail.copy(out, offset);
+  // Every byte of `out` was written just above, or the store would get what memory held before.
+  if (offset !== size) throw new Error(`appendToStoreFile wrote ${offset} of ${size} bytes`);
+  return out;
 }
 
 /**
