@@ -82,10 +82,11 @@ function sameFiles(a: OnDisk, b: OnDisk): boolean {
  * fsynced (write-file-atomic), so readers and killed writers never see a part of one. With the
  * `journal` option, batches are appended to the journal instead (journal.ts).
  *
- * What waits for the disk (appends, rewrites) is asynchronous, so that a server gathers its next
- * batch meanwhile (but see `blockingWrites`). Reading (but for a fold's), stat and the lock
- * (store-lock.ts) are synchronous: a stat or a mkdir takes microseconds, where a trip through
- * libuv's thread pool and back costs ~0.3 ms, of which a create --local made a dozen.
+ * Appends and rewrites are asynchronous, so that a server gathers its next batch while the disk
+ * works (but see `blockingWrites`). Reading (but for a fold's), stat, the lock (store-lock.ts)
+ * and the directory fsync after a rewrite or a new journal (sync.ts) are synchronous: a stat or a
+ * mkdir takes microseconds, where a trip through libuv's thread pool and back costs ~0.3 ms, of
+ * which a create --local made a dozen.
  */
 export class FileStore implements PlantStore {
   private cache: State | undefined;
@@ -259,8 +260,8 @@ export class FileStore implements PlantStore {
 
   /**
    * The same, read asynchronously, for a fold: unlike the reads above, measured worse in sync. A
-   * 1,000,000-row import --local peaked at 420-460 MB with a synchronous read here, 360-390 MB with
-   * this one: while the disk works, V8's collector frees the previous fold's buffers.
+   * 1,000,000-row import --local peaked at 390-430 MB with a synchronous read here, 300-310 MB with
+   * this one (6 runs each): while the disk works, V8's collector frees the previous fold's buffers.
    */
   private async storeFileBytesToFold(): Promise<Buffer | undefined> {
     try {
