@@ -3,7 +3,7 @@
 // (a synchronous lock given node:fs's sync calls, a synchronous atomic write; see
 // src/store/store-lock.ts and file-store.ts). No exact int64, no checks of the store, no directory
 // fsync, no error handling.
-import { mkdirSync, readFileSync, realpathSync, rmdirSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { Command } from 'commander';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -21,7 +21,7 @@ program
   .action((options) => {
     const plant = NewPlant.parse({ id: BigInt(options.id), name: options.name, tag: options.tag });
     const path = process.env.PLANTS_STORE;
-    const release = lockfile.lockSync(path, { realpath: false, fs: { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync } });
+    const release = lockfile.lockSync(path, { realpath: false, fs: { mkdirSync, rmdirSync, statSync, utimesSync } });
     const store = JSON.parse(readFileSync(path, 'utf8'));
     if (store.plants.some((stored) => BigInt(stored.id) === plant.id)) throw new Error('duplicate id');
     store.plants.push({ ...plant, id: Number(plant.id) });

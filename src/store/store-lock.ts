@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { PlantsError } from '../core/errors.js';
@@ -58,10 +58,10 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
 
 /**
  * The file system calls lockSync makes (and, holding the lock, its refreshes and its removal at
- * exit), as proper-lockfile's `fs` option: otherwise it copies all of graceful-fs's, whose lazy
- * properties load node:stream and node:fs/promises on the way.
+ * exit; with `realpath: false` it resolves no path), as proper-lockfile's `fs` option: otherwise it
+ * copies all of graceful-fs's, whose lazy properties load node:stream and node:fs/promises.
  */
-const SYNC_FS = { mkdirSync, realpathSync, rmdirSync, statSync, utimesSync };
+const SYNC_FS = { mkdirSync, rmdirSync, statSync, utimesSync };
 
 /** 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100 ms. */
 function retryDelayMs(attempt: number): number {
