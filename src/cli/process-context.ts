@@ -49,8 +49,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     onStopSignal(listener) {
       let signalled = false;
       const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
-      // Listening on until the second signal, not just for the first: exit hooks that see no other
-      // listener (signal-exit's, for proper-lockfile) would otherwise kill the process at the first.
+      // Listening on until the second signal, which then kills the process as if nobody listened.
       const stop = (signal: NodeJS.Signals) => {
         if (!signalled) {
           signalled = true;

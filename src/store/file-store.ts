@@ -1,15 +1,15 @@
 // fs.promises, not node:fs/promises: see journal.ts.
-import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
+import { promises as fs, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { NewPlant } from '../core/schemas.js';
 import { addEachNew, type AddOutcome, type PlantStore } from '../core/store.js';
 import { journalBytes, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
 import { encodePlant } from '../core/plant-line.js';
 import { plantOfLine } from './plant-lines.js';
-import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
 import { lockStore, storeLockedError, type HeldLock } from './store-lock.js';
-import { syncDirectory } from './sync.js';
+import { NODE_FS, RenamedNotDurable, replaceFileSync, type FileSystem } from './durable-file.js';
 
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
@@ -22,13 +22,8 @@ export interface FileStoreOptions {
    * in the store file.
    */
   journal?: boolean;
-  /**
-   * Rewrite the store file synchronously: for a process that waits for its one write with nothing
-   * else to do (a create --local), to which write-file-atomic's asynchronous API costs ten trips
-   * through libuv's thread pool (~3 ms). Without it the event loop turns while the disk works, and
-   * a server gathers its next batch meanwhile (BatchingStore).
-   */
-  blockingWrites?: boolean;
+  /** The file system writes go through: node:fs, or in tests one that fails as a full disk does. */
+  fs?: FileSystem;
 }
 
 /**
@@ -78,15 +73,14 @@ function sameFiles(a: OnDisk, b: OnDisk): boolean {
 
 /**
  * The JSON file store. Every change happens under a cross-process lock (store-lock.ts). The store
- * file is only ever replaced whole: written to a temp file, fsynced, renamed, the directory
- * fsynced (write-file-atomic), so readers and killed writers never see a part of one. With the
- * `journal` option, batches are appended to the journal instead (journal.ts).
+ * file is only ever replaced whole: written in full to a temp file, fsynced, checked, renamed, the
+ * directory fsynced (durable-file.ts), so readers, killed writers and full disks never see a part
+ * of one. With the `journal` option, batches are appended to the journal instead (journal.ts).
  *
- * Appends and rewrites are asynchronous, so that a server gathers its next batch while the disk
- * works (but see `blockingWrites`). Reading (but for a fold's), stat, the lock (store-lock.ts)
- * and the directory fsync after a rewrite or a new journal (sync.ts) are synchronous: a stat or a
- * mkdir takes microseconds, where a trip through libuv's thread pool and back costs ~0.3 ms, of
- * which a create --local made a dozen.
+ * Appends are asynchronous, so that a server gathers its next batch while the disk works.
+ * Everything else (reading but for a fold's, stat, the lock, rewrites) is synchronous: a stat or a
+ * mkdir takes microseconds, where a trip through libuv's thread pool and back costs ~0.3 ms, and a
+ * rewrite is what a command waits for (a server rewrites only to fold its journal, rarely).
  */
 export class FileStore implements PlantStore {
   private cache: State | undefined;
@@ -104,7 +98,7 @@ export class FileStore implements PlantStore {
   ) {
     this.path = realStorePath(path);
     this.journalPath = journalPathOf(this.path);
-    this.appender = new JournalAppender(this.journalPath);
+    this.appender = new JournalAppender(this.journalPath, options.fs);
   }
 
   async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
@@ -137,7 +131,7 @@ export class FileStore implements PlantStore {
   /** Closes the journal file kept open between appends (the store stays usable: it reopens). */
   async close(): Promise<void> {
     await this.queue;
-    await this.appender.close();
+    this.appender.close();
   }
 
   /** Every plant on disk now (store file and journal), read without the lock. */
@@ -199,7 +193,7 @@ export class FileStore implements PlantStore {
       await this.keepLock(lock);
       return result;
     } catch (error) {
-      await lock.release().catch(() => undefined);
+      lock.release();
       throw error;
     }
   }
@@ -215,14 +209,14 @@ export class FileStore implements PlantStore {
     this.held = undefined;
     if (lock === undefined) return;
     if (this.options.journal !== true) {
-      await lock.release().catch(() => undefined);
+      lock.release();
       return;
     }
     this.held = lock;
     this.releaseSoon = setImmediate(() => {
       this.held = undefined;
       this.releaseSoon = undefined;
-      void lock.release().catch(() => undefined);
+      lock.release();
     });
   }
 
@@ -289,8 +283,8 @@ export class FileStore implements PlantStore {
     // From here the plants are stored: what follows must not report them as not created.
     if (state.onDisk.journal.ino !== undefined) {
       try {
-        await removeJournal(this.journalPath);
-        await this.appender.close();
+        removeJournal(this.journalPath);
+        this.appender.close();
       } catch {
         // A journal left behind repeats what the store file now holds, which every read skips;
         // the next write reads the files again and folds it away.
@@ -307,17 +301,11 @@ export class FileStore implements PlantStore {
   /** Replaces the store file durably (protected: tests make it fail). */
   protected async write(file: Buffer | string): Promise<void> {
     try {
-      if (this.options.blockingWrites === true) writeFileAtomic.sync(this.path, file, { fsync: true });
-      else await writeFileAtomic(this.path, file, { fsync: true });
-    } catch (error) {
-      throw storeIoError(this.path, 'write', error);
-    }
-    try {
-      // The rename is only durable once the directory entry is on disk too.
-      syncDirectory(this.path);
+      replaceFileSync(this.path, file, { fs: this.options.fs ?? NODE_FS });
     } catch (error) {
       // Renamed into place, so readers see the new file; it may not survive a crash.
-      throw storeMaybeWrittenError(this.path, 'fsync the directory of', error);
+      if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
+      throw storeIoError(this.path, 'write', error);
     }
   }
 
@@ -332,17 +320,29 @@ function decodeStoreFile(bytes: Buffer | undefined, path: string): { plants: Map
 }
 
 /**
- * The file a store path names, symlinks resolved: the store file is replaced where the link
- * points (write-file-atomic follows it), so the lock and the journal must be that file's too, or
- * a process writing through the link and one writing to the file would each hold a lock of its own.
- * A store not created yet is named as given.
+ * The file a store path names, symlinks followed: the store file is replaced where the link
+ * points, never the link itself, so the lock and the journal must be that file's too, or a process
+ * writing through the link and one writing to the file would each hold a lock of its own. A
+ * dangling link names its target, which the first write creates (with its directory). A store not
+ * created yet is named as given.
  */
 function realStorePath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
+  let current = resolve(path);
+  // A loop of links stops here; the first read or write then reports ELOOP.
+  for (let hops = 0; hops < 40; hops += 1) {
+    try {
+      return realpathSync(current);
+    } catch {
+      // Absent, or a link to something absent: follow the link by hand, where realpath gives up.
+    }
+    try {
+      current = resolve(dirname(current), readlinkSync(current));
+    } catch {
+      // Not a link (absent, or unreadable: the first read or write says why).
+      return current;
+    }
   }
+  return current;
 }
 
 function noStoreFile(path: string, error: unknown): undefined {
@@ -351,11 +351,6 @@ function noStoreFile(path: string, error: unknown): undefined {
 }
 
 function storeStamp(path: string): string {
-  try {
-    const info = statSync(path, { bigint: true });
-    return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-    throw storeIoError(path, 'read', error);
-  }
+  const info = statFile(path);
+  return info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }

@@ -1,10 +1,7 @@
-// fs.promises, not node:fs/promises: the property loads it when first used, which a create --local
-// never does (~1.5 ms).
-import { promises as fs, readFileSync, statSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { fdatasync, NODE_FS, syncDirectory, writeAll, type FileSystem } from './durable-file.js';
 import { decodePlantLine, type PlantLine } from './plant-lines.js';
-import { storeIoError, storeMaybeWrittenError } from './store-errors.js';
-import { syncDirectory } from './sync.js';
+import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 
 /**
  * `<store>.journal`: plants appended since the store file was last written, one JSON line each.
@@ -50,13 +47,8 @@ export interface JournalFile {
 }
 
 export function statJournal(path: string): JournalFile {
-  try {
-    const info = statSync(path, { bigint: true });
-    return { ino: info.ino, size: Number(info.size) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ino: undefined, size: 0 };
-    throw storeIoError(path, 'read', error);
-  }
+  const info = statFile(path);
+  return info === undefined ? { ino: undefined, size: 0 } : { ino: info.ino, size: Number(info.size) };
 }
 
 /**
@@ -64,44 +56,64 @@ export function statJournal(path: string): JournalFile {
  * appends hundreds a second), and reopened when the journal on disk is another file.
  */
 export class JournalAppender {
-  private handle: FileHandle | undefined;
-  private handleIno: bigint | undefined;
+  private fd: number | undefined;
+  private fdIno: bigint | undefined;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly fs: FileSystem = NODE_FS,
+  ) {}
 
   /**
-   * Appends the lines durably (written, fsynced; a new file's directory entry too) after the
-   * journal's `wholeBytes`, cutting a torn tail first. Returns the journal file as it now is.
+   * Appends the lines durably (every byte written, fdatasynced; a new file's directory entry too)
+   * after the journal's `wholeBytes`, cutting a torn tail first. Returns the journal file as it now
+   * is. On failure (a full disk) the journal is cut back to `wholeBytes`: what was not acknowledged
+   * is not left for a later read to find.
    */
   async append(lines: readonly string[], seen: JournalFile, wholeBytes: number): Promise<JournalFile> {
     const data = Buffer.from(`${lines.join('\n')}\n`);
-    let written = false;
+    let fd: number | undefined;
     try {
-      if (this.handle !== undefined && (seen.ino === undefined || seen.ino !== this.handleIno)) await this.close();
-      if (this.handle === undefined) {
-        this.handle = await fs.open(this.path, 'a');
-        this.handleIno = (await this.handle.stat({ bigint: true })).ino;
+      if (this.fd !== undefined && (seen.ino === undefined || seen.ino !== this.fdIno)) this.close();
+      if (this.fd === undefined) {
+        // O_APPEND: every write lands at the end, also after a short one.
+        this.fd = this.fs.openSync(this.path, 'a');
+        this.fdIno = this.fs.fstatSync(this.fd, { bigint: true }).ino;
       }
-      if (seen.size !== wholeBytes) await this.handle.truncate(wholeBytes);
-      written = true;
-      await this.handle.write(data);
-      await this.handle.datasync();
-      if (seen.ino === undefined) syncDirectory(this.path);
-      return { ino: this.handleIno, size: wholeBytes + data.length };
+      fd = this.fd;
+      // Only ever shortened: a size larger than the file would pad it with NUL bytes.
+      if (this.fs.fstatSync(fd).size > wholeBytes) this.fs.ftruncateSync(fd, wholeBytes);
+      await writeAll(this.fs, fd, data);
+      await fdatasync(this.fs, fd);
+      if (seen.ino === undefined) syncDirectory(this.path, this.fs);
+      return { ino: this.fdIno, size: wholeBytes + data.length };
     } catch (error) {
       // Not durable, so reported as not added: take the lines back out, lest a read find them.
       let takenBack = true;
-      if (written) takenBack = await this.handle!.truncate(wholeBytes).then(() => true, () => false);
-      await this.close().catch(() => undefined);
+      if (fd !== undefined) {
+        try {
+          this.fs.ftruncateSync(fd, wholeBytes);
+          this.fs.fdatasyncSync(fd);
+        } catch {
+          takenBack = false;
+        }
+      }
+      this.close();
       throw takenBack ? storeIoError(this.path, 'append to', error) : storeMaybeWrittenError(this.path, 'append to', error);
     }
   }
 
-  async close(): Promise<void> {
-    const handle = this.handle;
-    this.handle = undefined;
-    this.handleIno = undefined;
-    await handle?.close();
+  close(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    this.fdIno = undefined;
+    if (fd !== undefined) {
+      try {
+        this.fs.closeSync(fd);
+      } catch {
+        // A close that fails loses nothing: every append was fdatasynced before it was acknowledged.
+      }
+    }
   }
 }
 
@@ -115,9 +127,9 @@ export function journalBytes(path: string, wholeBytes: number): Buffer {
   }
 }
 
-export async function removeJournal(path: string): Promise<void> {
+export function removeJournal(path: string): void {
   try {
-    await fs.unlink(path);
+    unlinkSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(path, 'remove', error);
   }

@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { FileStore } from '../../src/store/file-store.js';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { lockStore } from '../../src/store/store-lock.js';
 
 const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
 
@@ -65,7 +65,8 @@ describe('plants import interrupted', () => {
     const home = await tempDir();
     const store = join(home, 'plants.json');
     // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
-    const release = await lockfile.lock(store, { realpath: false });
+    const lock = await lockStore(store, 1_000);
+    const release = () => lock.release();
     try {
       const rejects = join(home, 'rejects.ndjson');
       const { child, result } = importFromOpenPipe(['--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 10));

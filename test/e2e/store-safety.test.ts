@@ -1,13 +1,13 @@
 import { watch } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { decodeStore, encodeStore } from '../../src/store/store-file.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { lockStore } from '../../src/store/store-lock.js';
 
 async function plantsIn(path: string): Promise<Map<bigint, NewPlant>> {
   return decodeStore(await readFile(path, 'utf8'), path);
@@ -30,7 +30,8 @@ describe('the local store under concurrent and killed writers', () => {
   it('says why it waits for a lock another process holds, and creates the plant once it is free', async () => {
     const home = await tempDir();
     const store = join(home, 'plants.json');
-    const release = await lockfile.lock(store, { realpath: false });
+    const lock = await lockStore(store, 1_000);
+    const release = () => lock.release();
     const child = startPlants(['create', '--local', '--id', '1', '--name', 'Fern'], isolatedEnv(home, { PLANTS_STORE: store }));
     const result = finished(child);
     let stderr = '';

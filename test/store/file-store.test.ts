@@ -3,20 +3,14 @@ import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
-import { FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/file-store.js';
 import { decodeStore, encodeStore } from '../../src/store/store-file.js';
 import { tempDir } from '../helpers/temp.js';
 
-// A create --local writes with blockingWrites (write-file-atomic's sync API); everything else without.
-const WRITE_MODES: [string, FileStoreOptions][] = [
-  ['writing asynchronously', {}],
-  ['with blocking writes', { blockingWrites: true }],
-];
-
 describe('the JSON file store', () => {
-  it.each(WRITE_MODES)('is created on first use, with its directory, and holds ids digit for digit (%s)', async (_, options) => {
+  it('is created on first use, with its directory, and holds ids digit for digit', async () => {
     const path = join(await tempDir(), 'deep', 'dir', 'plants.json');
-    const store = new FileStore(path, options);
+    const store = new FileStore(path);
     await createPlant(store, { id: 9223372036854775807n, name: 'Max', tag: 'herb' });
     await createPlant(store, { id: -9223372036854775808n, name: 'Min' });
     expect(await readFile(path, 'utf8')).toBe(
@@ -126,19 +120,19 @@ describe('the JSON file store', () => {
     expect(await readFile(path, 'utf8')).toBe(content);
   });
 
-  it.each(WRITE_MODES)('keeps the mode of an existing store file (%s)', async (_, options) => {
+  it('keeps the mode of an existing store file', async () => {
     const path = join(await tempDir(), 'plants.json');
     await writeFile(path, '{"plantStore": 1, "plants": []}', { mode: 0o640 });
-    await createPlant(new FileStore(path, options), { id: 1n, name: 'Fern' });
+    await createPlant(new FileStore(path), { id: 1n, name: 'Fern' });
     expect((await stat(path)).mode & 0o777).toBe(0o640);
   });
 
-  it.each(WRITE_MODES)('reports a store it cannot write as store_io, naming the path (%s)', async (_, options) => {
+  it('reports a store it cannot write as store_io, naming the path', async () => {
     const dir = await tempDir();
     const blocker = join(dir, 'file');
     await writeFile(blocker, 'not a directory');
     const path = join(blocker, 'plants.json');
-    await expect(createPlant(new FileStore(path, options), { id: 1n, name: 'Fern' })).rejects.toMatchObject({
+    await expect(createPlant(new FileStore(path), { id: 1n, name: 'Fern' })).rejects.toMatchObject({
       code: 'store_io',
       message: expect.stringContaining(path),
     });

@@ -26,7 +26,7 @@ async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> 
   });
   if (options.local) {
     const path = settings.require('store');
-    return { plant: await addPlant(await ctx.openStore(path, { blockingWrites: true }), plant), where: path };
+    return { plant: await addPlant(await ctx.openStore(path), plant), where: path };
   }
   const { client, baseUrl } = await serviceClient(settings, ctx);
   try {

@@ -1,0 +1,130 @@
+import * as nodeFs from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Writing files so that a full disk, a crash or a kill never costs what was there before.
+ *
+ * Ours, not write-file-atomic's or atomically's (conf's): both issue one write(2) and ignore its
+ * byte count. When a file system fills up, write(2) writes what fits and returns a short count
+ * without an error; they then fsync the truncated temporary file and rename it over the good one
+ * (a 5,000-plant store became its first 64 KiB). Here every write loops until all its bytes are
+ * written or one fails, and a temporary file must have exactly the size written before it
+ * replaces anything (test/store/durable-file.test.ts proves both against a faulty fs).
+ */
+
+/** The calls this module makes: node:fs, or in tests one that fails as a full disk does. */
+export type FileSystem = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'fsyncSync' | 'fdatasyncSync' | 'fstatSync' | 'fchmodSync' | 'ftruncateSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'statSync' | 'write' | 'fdatasync'
+>;
+
+export const NODE_FS: FileSystem = nodeFs;
+
+/** A write that made no progress and gave no reason: the file system has no room left. */
+function noRoom(): NodeJS.ErrnoException {
+  return Object.assign(new Error('ENOSPC: the write made no progress (no space left on device)'), { code: 'ENOSPC' });
+}
+
+/** Writes all of `bytes` at the descriptor's position (or its end, for O_APPEND), looping on short writes. */
+export function writeAllSync(fs: FileSystem, fd: number, bytes: Uint8Array): void {
+  for (let offset = 0; offset < bytes.length; ) {
+    const written = fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw noRoom();
+    offset += written;
+  }
+}
+
+/** The same, without blocking the event loop: for a server's appends. */
+export async function writeAll(fs: FileSystem, fd: number, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) {
+    const written = await new Promise<number>((resolve, reject) =>
+      fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) => (error ? reject(error) : resolve(count))),
+    );
+    if (written <= 0) throw noRoom();
+    offset += written;
+  }
+}
+
+export function fdatasync(fs: FileSystem, fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * Makes a file's creation, rename or removal durable: fsync of the directory that holds it.
+ */
+export function syncDirectory(path: string, fs: FileSystem = NODE_FS): void {
+  const directory = fs.openSync(dirname(path), 'r');
+  try {
+    fs.fsyncSync(directory);
+  } finally {
+    fs.closeSync(directory);
+  }
+}
+
+/** Thrown when the new file is in place but its rename may not survive a crash (the directory fsync failed). */
+export class RenamedNotDurable extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`renamed into place, but the directory could not be synced: ${(cause as Error).message}`);
+    this.name = 'RenamedNotDurable';
+  }
+}
+
+export interface ReplaceOptions {
+  /** The file's mode. Default: the mode of the file replaced, else 0o666 less the umask. */
+  mode?: number;
+  fs?: FileSystem;
+}
+
+/**
+ * Replaces the file at `path` (a real path: symlinks already resolved) with `data`, atomically
+ * and durably: a temporary file beside it is written in full, fsynced and checked to hold exactly
+ * `data`, then renamed over `path`, and the directory fsynced. Until the rename, `path` is
+ * untouched; a failure before it removes the temporary file and throws the cause (ENOSPC, EIO…);
+ * a failure after it throws RenamedNotDurable. Synchronous: it is called by commands that wait for
+ * it, and by a server only for the rare fold of its journal.
+ */
+export function replaceFileSync(path: string, data: string | Uint8Array, options: ReplaceOptions = {}): void {
+  const fs = options.fs ?? NODE_FS;
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const mode = options.mode ?? modeOf(fs, path);
+  const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  // O_EXCL: never write through a file (or a link) someone else put at the temporary name.
+  const fd = fs.openSync(temp, 'wx', mode ?? 0o666);
+  let open = true;
+  try {
+    // Exactly: open() applied the umask.
+    if (mode !== undefined) fs.fchmodSync(fd, mode);
+    writeAllSync(fs, fd, bytes);
+    fs.fsyncSync(fd);
+    const size = fs.fstatSync(fd).size;
+    if (size !== bytes.length) throw Object.assign(new Error(`the temporary file holds ${size} of ${bytes.length} bytes`), { code: 'EIO' });
+    open = false;
+    fs.closeSync(fd);
+    fs.renameSync(temp, path);
+  } catch (error) {
+    if (open) ignore(() => fs.closeSync(fd));
+    ignore(() => fs.unlinkSync(temp));
+    throw error;
+  }
+  try {
+    syncDirectory(path, fs);
+  } catch (error) {
+    throw new RenamedNotDurable(error);
+  }
+}
+
+function modeOf(fs: FileSystem, path: string): number | undefined {
+  try {
+    return fs.statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+function ignore(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Cleaning up after a failure: the failure is what gets reported.
+  }
+}

@@ -1,0 +1,109 @@
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { encodeStore } from '../../src/store/store-file.js';
+import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
+import { tempDir } from '../helpers/temp.js';
+
+// A real file system that fills up while plants writes: every plant plants said it stored must be
+// there afterwards, and the store must load. (The same faults injected through an fs seam, where
+// no file system can be mounted: test/store/short-writes.test.ts.)
+
+const plants = (count: number, from = 0): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant number ${from + i}`, tag: 'seedling' }));
+
+/** A store of `count` plants on a fresh small file system, with about `free` bytes left free. */
+async function fullStore(size: number, count: number, free: number): Promise<{ dir: string; store: string }> {
+  const dir = smallFileSystem(size);
+  const prepared = join(await tempDir(), 'plants.json');
+  writeFileSync(prepared, encodeStore(plants(count)));
+  const store = join(dir, 'plants.json');
+  copyFileSync(prepared, store);
+  fillUntil(dir, free);
+  return { dir, store };
+}
+
+async function storedIds(store: string): Promise<Set<bigint>> {
+  return new Set((await new FileStore(store).read()).keys());
+}
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+  servers = [];
+});
+
+describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
+  it('create --local into a 5,000-plant store with 64 KiB free fails with exit 4 and leaves the store whole', async () => {
+    const { store } = await fullStore(1024 * 1024, 5_000, 64 * 1024);
+    const home = await tempDir();
+    const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'one too many'], isolatedEnv(home));
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: could not write the store .*\(ENOSPC\)/);
+    expect(result.code).toBe(4);
+    const ids = await storedIds(store);
+    expect(ids.size).toBe(5_000);
+    expect(ids.has(4_999n)).toBe(true);
+  });
+
+  it('import --local of 200,000 rows into 2 MiB: every row it counts as created is stored, exit 4', async () => {
+    const dir = smallFileSystem(2 * 1024 * 1024);
+    const input = join(await tempDir(), 'rows.ndjson');
+    writeFileSync(input, `${plants(200_000).map((plant) => `{"id":${plant.id},"name":"${plant.name}","tag":"${plant.tag}"}`).join('\n')}\n`);
+    const store = join(dir, 'plants.json');
+    const result = await runPlants(['import', input, '--local', '--store', store, '--json'], isolatedEnv(await tempDir()));
+    expect(result.code).toBe(4);
+    const summary = JSON.parse(result.stdout) as { counts: { created: number; read: number; notSent: number; unknown: number }; stoppedBy: { code: string } };
+    expect(summary.stoppedBy.code).toBe('store_io');
+    expect(summary.counts.unknown).toBe(0);
+    const ids = await storedIds(store);
+    expect(ids.size).toBe(summary.counts.created);
+    for (let id = 0n; id < BigInt(summary.counts.created); id += 1n) if (!ids.has(id)) throw new Error(`plant ${id} was counted as created but is not stored`);
+  });
+
+  it.each([
+    ['appending to the journal', 200 * 1024],
+    ['folding the journal into the store file', 1_300 * 1024],
+  ])('serve on 30,000 plants: every plant answered 200 is stored, the rest get 503 with an Error body (%s)', async (_how, free) => {
+    const { store } = await fullStore(4 * 1024 * 1024, 30_000, free);
+    const home = await tempDir();
+    const server = await startServer(home, ['--store', store]);
+    servers.push(server);
+    const pool = new Pool(server.url, { connections: 16 });
+    const acknowledged: bigint[] = [];
+    const refusals = new Map<string, number>();
+    let next = 1_000_000;
+    const worker = async () => {
+      while (next < 1_100_000 && (refusals.get('503') ?? 0) < 200) {
+        const id = BigInt(next++);
+        const answer = await pool.request({
+          method: 'POST',
+          path: '/plants',
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+          body: `{"id":${id},"name":"plant number ${id}","tag":"seedling"}`,
+        });
+        const body = await answer.body.text();
+        if (answer.statusCode === 200) acknowledged.push(id);
+        else {
+          const key = String(answer.statusCode);
+          refusals.set(key, (refusals.get(key) ?? 0) + 1);
+          expect(JSON.parse(body)).toMatchObject({ error: expect.any(Number), message: expect.any(String) });
+          if (answer.statusCode === 503) expect(answer.headers['retry-after']).toBe('1');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    await pool.close();
+    await server.stop('SIGTERM');
+    expect([...refusals.keys()]).toEqual(['503']);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const ids = await storedIds(store);
+    const lost = acknowledged.filter((id) => !ids.has(id));
+    expect(lost).toEqual([]);
+    expect(ids.has(29_999n)).toBe(true);
+  });
+});

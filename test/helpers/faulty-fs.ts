@@ -1,0 +1,40 @@
+import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
+
+export interface FaultyFs extends FileSystem {
+  /** Bytes the file system still takes; a write beyond them is short, and the next fails with ENOSPC. */
+  room: number;
+  writes: number;
+}
+
+/**
+ * node:fs, but with `room` bytes left, as a full disk behaves: a write that does not fit writes
+ * what fits and returns a short count without an error; once nothing fits, ENOSPC. With
+ * `maxPerWrite`, every write is also cut short there (a pipe, a signal), error or not.
+ */
+export function faultyFs(room = Infinity, maxPerWrite = Infinity): FaultyFs {
+  const take = (length: number): number => {
+    if (fs.room <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    fs.writes += 1;
+    const granted = Math.min(length, fs.room, maxPerWrite);
+    fs.room -= granted;
+    return granted;
+  };
+  const fs: FaultyFs = {
+    ...NODE_FS,
+    room,
+    writes: 0,
+    writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) =>
+      NODE_FS.writeSync(fd, buffer, offset, take(length))) as FileSystem['writeSync'],
+    write: ((fd: number, buffer: Uint8Array, offset: number, length: number, position: null, callback: (error: Error | null, written: number) => void) => {
+      let granted: number;
+      try {
+        granted = take(length);
+      } catch (error) {
+        process.nextTick(callback, error, 0);
+        return;
+      }
+      NODE_FS.write(fd, buffer, offset, granted, position, (error, written) => callback(error, written));
+    }) as FileSystem['write'],
+  };
+  return fs;
+}
