@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../helpers/test-context.js';
@@ -27,6 +27,23 @@ describe('plants login / logout', () => {
     expect(await t.run('login', '--token', TOKEN)).toBe(0);
     expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
     expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '5', token: TOKEN });
+  });
+
+  it('tightens a config directory that others could read', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true, mode: 0o755 });
+    await chmod(t.ctx.configDir, 0o755);
+    expect(await t.run('login', '--token', TOKEN)).toBe(0);
+    expect((await stat(t.ctx.configDir)).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses a config value of the wrong type, naming it, rather than ignoring it', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    const path = join(t.ctx.configDir, 'config.json');
+    await writeFile(path, '{"timeout": 5, "base-url": "http://127.0.0.1:1"}');
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--token', TOKEN)).toBe(2);
+    expect(t.stderr()).toBe(`error: the config file ${path}: "timeout" must be a string, got number\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`);
   });
 
   it('reads the token from stdin with --with-token, ignoring the trailing newline', async () => {
