@@ -27,6 +27,16 @@ export async function isTerminal(fd: number): Promise<boolean> {
   return isatty(fd);
 }
 
+/** A file's identity, `dev:ino`, from its stat; undefined if it has none (closed, absent). */
+export function fileIdentity(stat: () => { dev: number; ino: number }): string | undefined {
+  try {
+    const info = stat();
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Writes each text to fd at once with write(2), without a stream: process.stdout loads node:net
  * and node:stream, ~3 ms of a one-line answer. A write waits for a slow reader, which a command

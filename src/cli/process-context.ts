@@ -2,7 +2,8 @@ import envPaths from 'env-paths';
 // Inlined by the bundler: no file to find or read at start-up.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
-import { fdOutput, isTerminal, type TextOutput } from './fd-output.js';
+import { fstatSync } from 'node:fs';
+import { fdOutput, fileIdentity, isTerminal, type TextOutput } from './fd-output.js';
 import { run } from './main.js';
 import { colorLevel, styleFor } from './output.js';
 
@@ -23,6 +24,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       ...(stdout.terminal === undefined ? {} : { stdoutTerminal: stdout.terminal }),
       ...(stderr.terminal === undefined ? {} : { stderrTerminal: stderr.terminal }),
       stdinIsTerminal: () => isTerminal(0),
+      stdinFile: () => fileIdentity(() => fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
       queueOutput() {

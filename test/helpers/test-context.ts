@@ -43,6 +43,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       stdout: out.stream,
       stderr: err.stream,
       stdinIsTerminal: async () => false,
+      stdinFile: () => undefined,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       queueOutput: () => undefined,

@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { PlantsError } from '../../../core/errors.js';
@@ -6,6 +7,7 @@ import { stringifyJson } from '../../../core/json.js';
 import { encodePlant } from '../../../core/plant-line.js';
 import type { Row } from '../../../import/rows.js';
 import type { IOStreams } from '../../context.js';
+import { fileIdentity } from '../../fd-output.js';
 
 export interface Input {
   stream: Readable;
@@ -38,18 +40,21 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
 
 /**
  * Refuses output files (--rejects, --report) that are one of the files the import reads or
- * writes, or each other: opening one empties it, and `plants import rejects.ndjson --rejects
- * rejects.ndjson` would otherwise lose the very rows it retries.
+ * writes, or each other, by any name: opening one empties it, and `plants import rejects.ndjson
+ * --rejects rejects.ndjson`, or the same with `- < rejects.ndjson`, `/dev/stdin` or
+ * `/proc/self/fd/0`, would otherwise lose the very rows it retries. An input is a path, or the
+ * identity of standard input's file.
  */
-export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path: string }[]): Promise<void> {
-  const identity = async (path: string) => {
-    const info = await stat(path).catch(() => undefined);
-    return info === undefined ? `path:${resolve(path)}` : `file:${info.dev}:${info.ino}`;
-  };
+export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path?: string; identity?: string | undefined }[]): Promise<void> {
+  // stat follows links: /dev/stdin and /proc/self/fd/0 name standard input's own file or pipe.
+  const identity = (path: string) => fileIdentity(() => statSync(path)) ?? `path:${resolve(path)}`;
   const seen = new Map<string, string>();
-  for (const { what, path } of inputs) seen.set(await identity(path), what);
+  for (const input of inputs) {
+    const id = input.identity ?? (input.path === undefined ? undefined : identity(input.path));
+    if (id !== undefined) seen.set(id, input.what);
+  }
   for (const { flag, path } of outputs) {
-    const id = await identity(path);
+    const id = identity(path);
     const clash = seen.get(id);
     if (clash !== undefined) throw new PlantsError('usage', `${flag} ${path} is ${clash}: writing it would destroy it`, { hint: 'name another file' });
     seen.set(id, `the file of ${flag}`);

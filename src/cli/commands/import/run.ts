@@ -48,7 +48,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
       ...(options.report === undefined ? [] : [{ flag: '--report', path: options.report }]),
     ],
     [
-      ...(options.input === '-' ? [] : [{ what: 'the input', path: options.input }]),
+      options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
       ...(options.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
     ],
   );
