@@ -33,8 +33,3 @@ export function colorLevel(isTTY: boolean, env: Readonly<Record<string, string |
   if (!isTTY || env.TERM === 'dumb') return 0;
   return env.COLORTERM === 'truecolor' ? 3 : env.TERM?.includes('256') ? 2 : 1;
 }
-
-/** 1234567 as "1,234,567". (toLocaleString loads ICU's locale data: ~10 ms at the end of every import.) */
-export function thousands(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
-}

@@ -1,16 +1,13 @@
-import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { text } from 'node:stream/consumers';
-import { parse as parseCsv } from 'csv-parse';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { canonicalPlant } from '../core/plant-line.js';
 import { integerFromDecimalText } from '../core/int64.js';
-import { printable } from '../core/printable.js';
+import { printable, thousands } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
 import { parseNewPlant, parseNewPlantText, readableId } from '../core/validate.js';
 import type { Format } from './formats.js';
-
+import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type RawRecord } from './records.js';
 
 /** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
 type RowPlace = { line: number } | { index: number };
@@ -27,26 +24,41 @@ export interface ValidRow {
 export interface InvalidRow {
   at: RowPlace;
   error: PlantsError;
-  /** The row as read, re-importable as one NDJSON line (for --rejects). Valid rows keep only their plant. */
-  raw: unknown;
+  /**
+   * The row as read, re-importable as one NDJSON line (for --rejects). Valid rows keep only their
+   * plant; a row over the size limit keeps nothing.
+   */
+  raw?: unknown;
   /** The id, when the row's id itself is a valid int64. */
   id?: bigint;
   plant?: undefined;
 }
 
 /**
- * The rows of an input, streamed (JSON arrays excepted: they are read whole), in runs of rows:
- * a promise per run rather than per row, which at a hundred thousand rows a second matters.
+ * The rows of an input, streamed in runs of rows (a promise per run rather than per row, which at
+ * a hundred thousand rows a second matters). No row takes more memory than MAX_ROW_BYTES, however
+ * long it is: it becomes a failed row, and the import goes on.
  */
-export function readRows(input: Readable, format: Format): AsyncIterable<Row[]> {
+export function readRows(input: AsyncIterable<Buffer | string>, format: Format): AsyncIterable<Row[]> {
+  const bytes = asBuffers(input);
   switch (format) {
     case 'ndjson':
-      return ndjsonRows(input);
-    case 'csv':
-      return csvRows(input);
+      return ndjsonRows(ndjsonRecords(bytes));
+    case 'csv': {
+      const options = { ...CSV_OPTIONS };
+      // csv-parse must break records where csvRecords does: at a CR alone, in an old Mac file.
+      const onLineBreak = (lineBreak: 'lf' | 'cr') => {
+        if (lineBreak === 'cr') options.record_delimiter = ['\r'];
+      };
+      return csvRows(csvRecords(bytes, undefined, onLineBreak), options);
+    }
     case 'json':
-      return jsonArrayRows(input);
+      return jsonArrayRows(jsonArrayRecords(bytes));
   }
+}
+
+async function* asBuffers(input: AsyncIterable<Buffer | string>): AsyncIterable<Buffer> {
+  for await (const chunk of input) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 const STOPPED = Symbol('stopped');
@@ -92,6 +104,11 @@ function unreadable(message: string): PlantsError {
   return new PlantsError('unreadable_input', message);
 }
 
+/** A row over MAX_ROW_BYTES: failed, and not kept (so not written to --rejects either). */
+function tooLong(at: RowPlace): InvalidRow {
+  return { at, error: new PlantsError('payload_too_large', `the row is over ${thousands(MAX_ROW_BYTES)} bytes, the most a row may be`) };
+}
+
 /** A row's plant, or the validation error, with the row's id kept when it is readable. */
 function validated(at: RowPlace, raw: unknown, parse: () => NewPlant): Row {
   try {
@@ -107,133 +124,139 @@ function failedRow(at: RowPlace, raw: unknown, error: PlantsError): Row {
   return id === undefined ? { at, raw, error } : { at, raw, error, id };
 }
 
-async function* ndjsonRows(input: Readable): AsyncIterable<Row[]> {
-  const decoder = new StringDecoder('utf8');
-  let partial = '';
-  let line = 0;
-  const rowsOf = (lines: string[]) => {
+async function* ndjsonRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<Row[]> {
+  for await (const run of records) {
     const rows: Row[] = [];
-    for (const text of lines) {
-      line += 1;
-      const row = ndjsonRow(line === 1 ? text.replace(/^\uFEFF/, '') : text, line);
-      if (row !== undefined) rows.push(row);
+    for (const { bytes, line } of run) {
+      if (bytes === undefined) {
+        rows.push(tooLong({ line }));
+        continue;
+      }
+      const text = bytes.toString('utf8');
+      const unmarked = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+      const source = unmarked.endsWith('\r') ? unmarked.slice(0, -1) : unmarked;
+      if (source.trim() !== '') rows.push(jsonRow(source, { line }));
     }
-    return rows;
-  };
-  for await (const chunk of input) {
-    const lines = (partial + decoder.write(chunk as Buffer)).split('\n');
-    partial = lines.pop() as string;
-    yield rowsOf(lines);
+    if (rows.length > 0) yield rows;
   }
-  partial += decoder.end();
-  if (partial !== '') yield rowsOf([partial]);
 }
 
-/** One NDJSON line as a row: the fast exact path for a canonical line, else the lossless parser. */
-function ndjsonRow(text: string, line: number): Row | undefined {
-  const source = text.endsWith('\r') ? text.slice(0, -1) : text;
-  if (source.trim() === '') return undefined;
+/** One row of JSON text (an NDJSON line, an array's element): the fast exact path for a canonical line, else the lossless parser. */
+function jsonRow(source: string, at: RowPlace): Row {
   const fast = canonicalPlant(source);
-  if (fast !== undefined) return { at: { line }, plant: fast };
+  if (fast !== undefined) return { at, plant: fast };
   let value: unknown;
   try {
     value = parseJson(source);
   } catch (error) {
     const message = `not JSON (${(error as Error).message}): ${printable(source, 80)}`;
-    return { at: { line }, raw: source, error: new PlantsError('malformed_json', message) };
+    return { at, raw: source, error: new PlantsError('malformed_json', message) };
   }
-  return validated({ line }, value, () => parseNewPlant(value));
+  return validated(at, value, () => parseNewPlant(value));
 }
 
-async function* csvRows(input: Readable): AsyncIterable<Row[]> {
-  // Lines are counted here from each record's raw text, not by csv-parse's `info` (a third of its
-  // time), so empty lines come as records too, and are skipped below.
-  const parser = input.pipe(parseCsv({ bom: true, raw: true, relax_column_count: true }));
-  let columns: { id: number; name: number; tag: number | undefined; count: number } | undefined;
-  let nextLine = 1;
-  try {
-    for await (const records of recordRuns<{ record: string[]; raw: string }>(parser)) {
-      const rows: Row[] = [];
-      for (const { record, raw: text } of records) {
-        // The line the record starts on: a quoted field may span lines, and people look for the first.
-        const line = nextLine;
-        nextLine += lineBreaks(text);
-        if (record.length === 1 && record[0] === '' && lineBreaks(text) <= 1 && text.trim() === '') continue;
-        if (columns === undefined) {
-          columns = header(record);
-          continue;
-        }
-        const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
-        const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
-        // What a rejected row is written back as: the id as a number where it is one.
-        const raw = () => ({ ...fields, id: integerFromDecimalText(fields.id ?? '') ?? fields.id });
-        if (record.length !== columns.count) {
-          // The row's line is reported beside the message (the summary, --report): not in it again.
-          const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
-          rows.push(failedRow({ line }, raw(), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] })));
-          continue;
-        }
-        try {
-          rows.push({ at: { line }, plant: parseNewPlantText(fields) });
-        } catch (error) {
-          if (!isPlantsError(error)) throw error;
-          rows.push(failedRow({ line }, raw(), error));
-        }
+interface Columns {
+  id: number;
+  name: number;
+  tag: number | undefined;
+  count: number;
+}
+
+/**
+ * CSV rows: records cut by csvRecords, parsed by csv-parse a run at a time (its synchronous API:
+ * each run holds whole records only). Records end with LF or CRLF; a lone CR is part of a field.
+ */
+async function* csvRows(records: AsyncIterable<RawRecord[]>, options: CsvOptions): AsyncIterable<Row[]> {
+  let columns: Columns | undefined;
+  for await (const run of records) {
+    const rows: Row[] = [];
+    for (const { record, line } of parseRun(run, columns === undefined, options)) {
+      if (record === undefined) {
+        if (columns === undefined) throw unreadable(`the CSV header is over ${thousands(MAX_ROW_BYTES)} bytes`);
+        rows.push(tooLong({ line }));
+        continue;
       }
-      if (rows.length > 0) yield rows;
+      // An empty line.
+      if (record.length === 1 && record[0] === '') continue;
+      if (columns === undefined) {
+        columns = header(record);
+        continue;
+      }
+      rows.push(csvRow(record, columns, line));
     }
-  } catch (error) {
-    if (isPlantsError(error)) throw error;
-    throw unreadable(`not readable as CSV: ${(error as Error).message}`);
+    if (rows.length > 0) yield rows;
   }
   if (columns === undefined) throw unreadable('the CSV input is empty: expected a header row id,name,tag');
 }
 
+interface CsvOptions {
+  relax_column_count: boolean;
+  record_delimiter: string[];
+}
+
+const CSV_OPTIONS: CsvOptions = { relax_column_count: true, record_delimiter: ['\r\n', '\n'] };
+
 /**
- * A stream's objects in runs: all it has ready at each turn, so that a reader pays a promise per
- * run rather than per object (an import reads hundreds of thousands of rows).
+ * The records of a run, each with its line; undefined for one over the limit. A run csv-parse
+ * cannot read is read again record by record, so that the rows before the bad one count.
  */
-async function* recordRuns<T>(stream: Readable): AsyncIterable<T[]> {
-  // Listened to for as long as the runs are read, also while a run is with the reader: an error
-  // of the stream's then is thrown at the next turn, never left unhandled.
-  let failure: Error | undefined;
-  const onError = (error: Error) => (failure ??= error);
-  stream.on('error', onError);
-  try {
-    for (;;) {
-      const run: T[] = [];
-      for (let item: T | null = stream.read() as T | null; item !== null; item = stream.read() as T | null) run.push(item);
-      if (run.length > 0) yield run;
-      else if (failure !== undefined) throw failure;
-      else if (stream.readableEnded) return;
-      else await readableEndOrError(stream);
+function parseRun(run: RawRecord[], first: boolean, options: CsvOptions): { record: string[] | undefined; line: number }[] {
+  const out: { record: string[] | undefined; line: number }[] = [];
+  let segment: RawRecord[] = [];
+  const flush = () => {
+    if (segment.length === 0) return;
+    const text = Buffer.concat(segment.map((record) => record.bytes as Buffer)).toString('utf8');
+    let parsed: string[][] | undefined;
+    try {
+      parsed = parseCsv(text, { ...options, bom: first && out.length === 0 }) as string[][];
+    } catch {
+      parsed = undefined;
     }
-  } finally {
-    stream.off('error', onError);
-    // A reader that stopped early (an import that stopped) leaves nothing running behind it.
-    if (!stream.readableEnded) stream.destroy();
+    if (parsed !== undefined && parsed.length === segment.length) {
+      parsed.forEach((record, i) => out.push({ record, line: (segment[i] as RawRecord).line }));
+    } else {
+      for (const one of segment) out.push({ record: parseOne(one, first && out.length === 0, options), line: one.line });
+    }
+    segment = [];
+  };
+  for (const record of run) {
+    if (record.bytes === undefined) {
+      flush();
+      out.push({ record: undefined, line: record.line });
+    } else segment.push(record);
+  }
+  flush();
+  return out;
+}
+
+function parseOne({ bytes, line }: RawRecord, bom: boolean, options: CsvOptions): string[] {
+  try {
+    return (parseCsv((bytes as Buffer).toString('utf8'), { ...options, bom }) as string[][])[0] ?? [''];
+  } catch (error) {
+    const message = (error as Error).message.replace(/ at line \d+/, '');
+    throw unreadable(`not readable as CSV: ${printable(message)} (line ${line})`);
   }
 }
 
-function readableEndOrError(stream: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('readable', done).off('end', done).off('error', done);
-      resolve();
-    };
-    stream.on('readable', done).on('end', done).on('error', done);
-  });
+function csvRow(record: string[], columns: Columns, line: number): Row {
+  const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
+  const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
+  // What a rejected row is written back as: the id as a number where it is one.
+  const raw = () => ({ ...fields, id: integerFromDecimalText(fields.id ?? '') ?? fields.id });
+  if (record.length !== columns.count) {
+    // The row's line is reported beside the message (the summary, --report): not in it again.
+    const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
+    return failedRow({ line }, raw(), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }));
+  }
+  try {
+    return { at: { line }, plant: parseNewPlantText(fields) };
+  } catch (error) {
+    if (!isPlantsError(error)) throw error;
+    return failedRow({ line }, raw(), error);
+  }
 }
 
-/** Line breaks in a record's text: \n, \r\n, or a lone \r (csv-parse takes any of them). */
-function lineBreaks(text: string): number {
-  if (text.includes('\r')) return text.match(/\r\n?|\n/g)?.length ?? 0;
-  let breaks = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
-  return breaks;
-}
-
-function header(record: string[]): { id: number; name: number; tag: number | undefined; count: number } {
+function header(record: string[]): Columns {
   const names = record.map((name) => name.trim().toLowerCase());
   const id = names.indexOf('id');
   const name = names.indexOf('name');
@@ -244,14 +267,19 @@ function header(record: string[]): { id: number; name: number; tag: number | und
   return { id, name, tag: tag === -1 ? undefined : tag, count: record.length };
 }
 
-async function* jsonArrayRows(input: Readable): AsyncIterable<Row[]> {
-  let document: unknown;
-  try {
-    document = parseJson((await text(input)).replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw unreadable(`not valid JSON (${(error as Error).message})`);
+/** The elements of a JSON array, each a row by its index; an element that is not JSON is a failed row. */
+async function* jsonArrayRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<Row[]> {
+  let index = 0;
+  for await (const run of records) {
+    const rows: Row[] = [];
+    for (const { bytes } of run) {
+      const at = { index: index++ };
+      if (bytes === undefined) {
+        rows.push(tooLong(at));
+        continue;
+      }
+      rows.push(jsonRow(bytes.toString('utf8').trim(), at));
+    }
+    if (rows.length > 0) yield rows;
   }
-  if (!Array.isArray(document)) throw unreadable('a JSON input must be an array of plants: use NDJSON for one plant per line');
-  const rows = document.map((value: unknown, index: number) => validated({ index }, value, () => parseNewPlant(value)));
-  for (let start = 0; start < rows.length; start += 10_000) yield rows.slice(start, start + 10_000);
 }

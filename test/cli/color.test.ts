@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colorLevel, thousands } from '../../src/cli/output.js';
+import { colorLevel } from '../../src/cli/output.js';
+import { thousands } from '../../src/core/printable.js';
 
 describe('colour', () => {
   it.each([

@@ -39,7 +39,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const stopListeners = new Set<(signal: string) => void>();
   const ctx: Context = {
     io: {
-      stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
       stdout: out.stream,
       stderr: err.stream,
       stdinIsTerminal: async () => false,

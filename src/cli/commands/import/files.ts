@@ -88,8 +88,12 @@ export interface OutputFile {
   close(): Promise<string | undefined>;
 }
 
-/** A row not created, re-importable as it is (one NDJSON line): the plant, or the row as it was read. */
-export function rejectLine(row: Row): string {
+/**
+ * A row not created, re-importable as it is (one NDJSON line): the plant, or the row as it was
+ * read. Undefined for a row over the size limit, which was not kept.
+ */
+export function rejectLine(row: Row): string | undefined {
   if (row.error === undefined) return encodePlant(row.plant);
+  if (!('raw' in row)) return undefined;
   return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
 }

@@ -1,5 +1,5 @@
 import type { IOStreams } from '../../context.js';
-import { thousands } from '../../output.js';
+import { thousands } from '../../../core/printable.js';
 import type { ImportTally } from '../../../import/outcomes.js';
 
 /**

@@ -31,6 +31,8 @@ export interface ImportResult {
   interrupted?: string;
   elapsedMs: number;
   rejects?: string;
+  /** Rows written to --rejects: every row not created, but those over the size limit. */
+  rejectsWritten?: number;
   /** The --rejects or --report file could not be written in full. */
   outputErrors: string[];
 }
@@ -57,7 +59,14 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
   let rejects: OutputFile | undefined;
   let report: OutputFile | undefined;
   let progress: { stop(): void } | undefined;
-  const tally = new ImportTally(options.rejects === undefined ? {} : { onReject: (row) => rejects?.write(`${rejectLine(row)}\n`) });
+  let rejectsWritten = 0;
+  const writeReject = (row: Row) => {
+    const line = rejectLine(row);
+    if (line === undefined || rejects === undefined) return;
+    rejects.write(`${line}\n`);
+    rejectsWritten += 1;
+  };
+  const tally = new ImportTally(options.rejects === undefined ? {} : { onReject: writeReject });
   const started = ctx.now();
   const outputErrors: string[] = [];
   // A first Ctrl-C (or SIGTERM) stops reading, lets the rows read so far be imported or counted,
@@ -106,7 +115,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     elapsedMs: ctx.now() - started,
     ...(tally.stoppedBy === undefined ? {} : { stoppedBy: tally.stoppedBy }),
     ...(interrupted === undefined ? {} : { interrupted }),
-    ...(options.rejects === undefined ? {} : { rejects: options.rejects }),
+    ...(options.rejects === undefined ? {} : { rejects: options.rejects, rejectsWritten }),
     outputErrors,
   };
   if (report !== undefined) {

@@ -1,7 +1,7 @@
 import { printable } from '../../../core/printable.js';
 import type { RowFailure } from '../../../import/outcomes.js';
 import type { IOStreams } from '../../context.js';
-import { thousands } from '../../output.js';
+import { thousands } from '../../../core/printable.js';
 import type { ImportResult } from './run.js';
 
 /** How many failures the human summary lists; --json and --report list them all. */
@@ -28,7 +28,7 @@ export function renderSummary(result: ImportResult, io: IOStreams): void {
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
   }
-  const rejected = counts.failed + counts.unknown + counts.notSent;
+  const rejected = result.rejectsWritten ?? 0;
   if (result.rejects !== undefined && rejected > 0) {
     lines.push(`${rows(rejected)} not created ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: plants import ${result.rejects} retries ${rejected === 1 ? 'it' : 'them'}`);
   }

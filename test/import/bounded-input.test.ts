@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readRows } from '../../src/import/rows.js';
+import type { Format } from '../../src/import/formats.js';
+import { BIN, exited, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { tempDir } from '../helpers/temp.js';
+import { testContext } from '../helpers/test-context.js';
+
+const LIMIT = 64 * 1024;
+
+async function rowsOf(format: Format, chunks: (string | Buffer)[]) {
+  const rows = [];
+  for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), format)) rows.push(...run);
+  return rows;
+}
+
+describe('import input is bounded: no row takes more than 64 KiB of memory', () => {
+  it.each([
+    ['ndjson', (body: string) => `{"id":1,"name":"${body}"}\n{"id":2,"name":"Fern"}\n`],
+    ['csv', (body: string) => `id,name\n1,"${body}"\n2,Fern\n`],
+    ['json', (body: string) => `[{"id":1,"name":"${body}"},\n{"id":2,"name":"Fern"}]`],
+  ] as const)('a %s row over the limit is one failed row, and the rows after it are read', async (format, input) => {
+    const text = input('x'.repeat(LIMIT));
+    // In small chunks, as a pipe gives them: the row is cut across many.
+    const chunks = text.match(/[^]{1,10000}/g) as string[];
+    const rows = await rowsOf(format, chunks);
+    expect(rows.map((row) => (row.error === undefined ? row.plant.name : row.error.message))).toEqual([
+      'the row is over 65,536 bytes, the most a row may be',
+      'Fern',
+    ]);
+    expect(rows[0]?.error?.code).toBe('payload_too_large');
+    expect(rows[1]?.at).toEqual(format === 'json' ? { index: 1 } : { line: format === 'csv' ? 3 : 2 });
+  });
+
+  it('a row of exactly the limit is read (and judged by the schema, not by its size)', async () => {
+    const line = `{"id":1,"name":"${'x'.repeat(LIMIT - 18)}"}`;
+    expect(Buffer.byteLength(line)).toBe(LIMIT);
+    const [row] = await rowsOf('ndjson', [line.slice(0, 30_000), `${line.slice(30_000)}\n`]);
+    expect(row?.error?.code).not.toBe('payload_too_large');
+    expect(row?.at).toEqual({ line: 1 });
+  });
+
+  it('reads a JSON array element by element, also across chunks, with elements as the rows', async () => {
+    const text = '\uFEFF[ {"id":1,"name":"a, [b]"} ,{"id":2,"name":"c\\"]"},\n\n{"id":3, "name":"d", "tag": "{"} ]\n';
+    for (const size of [1, 3, 7, text.length]) {
+      const chunks = text.match(new RegExp(`[^]{1,${size}}`, 'gu')) as string[];
+      const rows = await rowsOf('json', chunks);
+      expect(rows.map((row) => row.plant?.name)).toEqual(['a, [b]', 'c"]', 'd']);
+      expect(rows.map((row) => row.at)).toEqual([{ index: 0 }, { index: 1 }, { index: 2 }]);
+    }
+    expect(await rowsOf('json', ['[ ]'])).toEqual([]);
+  });
+
+  it.each([
+    ['{"id":1}', 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
+    ['[{"id":1,"name":"a"}', 'not valid JSON: the array is never closed'],
+    ['[{"id":1,"name":"a"},]', 'not valid JSON: a comma before the closing bracket on line 1'],
+    ['[] []', 'not valid JSON: there is more after the end of the array'],
+    ['  ', 'the JSON input is empty: expected an array of plants'],
+  ])('refuses a JSON input that is no array of plants: %j', async (text, message) => {
+    await expect(rowsOf('json', [text])).rejects.toMatchObject({ code: 'unreadable_input', message });
+  });
+
+  it('a malformed element of a JSON array is a failed row, and the import goes on', async () => {
+    const rows = await rowsOf('json', ['[{"id":1,"name":}, {"id":2,"name":"b"}]']);
+    expect(rows.map((row) => row.error?.code ?? row.plant?.name)).toEqual(['malformed_json', 'b']);
+  });
+
+  it.each(['ndjson', 'csv', 'json'] as const)('import /dev/zero --format %s ends at once with exit 2: not text', async (format) => {
+    const home = await tempDir();
+    const started = Date.now();
+    const result = await runPlants(['import', '/dev/zero', '--format', format, '--local'], isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') }));
+    expect(result.stderr).toBe('error: /dev/zero: not text: a NUL byte at byte 0 (a binary file, or text in UTF-16?)\n');
+    expect(result.code).toBe(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a 64 MB line takes seconds and little memory, not minutes and gigabytes (a 48 MB heap)', async () => {
+    const home = await tempDir();
+    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, 'import', '-', '--format', 'ndjson', '--local', '--json'], {
+      env: isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const result = exited(child);
+    const megabyte = Buffer.alloc(1024 * 1024, 'x');
+    child.stdin?.write('{"id":1,"name":"');
+    for (let i = 0; i < 64; i += 1) if (!child.stdin?.write(megabyte)) await new Promise((drained) => child.stdin?.once('drain', drained));
+    child.stdin?.end('"}\n{"id":2,"name":"Fern"}\n');
+    const { code, stdout } = await result;
+    expect(code).toBe(1);
+    const summary = JSON.parse(stdout);
+    expect(summary.counts).toMatchObject({ read: 2, created: 1, failed: 1 });
+    expect(summary.failures).toEqual([{ line: 1, code: 'payload_too_large', error: 1005, message: 'the row is over 65,536 bytes, the most a row may be' }]);
+  });
+
+  it('leaves a row over the limit out of --rejects, and says how many rows went there', async () => {
+    const t = await testContext();
+    const input = join(t.dir, 'p.ndjson');
+    await writeFile(input, `{"id":1,"name":"${'x'.repeat(LIMIT)}"}\n{"id":2}\n`);
+    const rejects = join(t.dir, 'rejects.ndjson');
+    expect(await t.run('import', input, '--local', '--rejects', rejects)).toBe(1);
+    expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}`);
+  });
+});
