@@ -82,7 +82,7 @@ export function createPlantServer(options: PlantServerOptions): Server {
   // Answers node:http gives us no ServerResponse for: unparseable or too slow requests, CONNECT.
   server.on(
     'clientError',
-    onClientError(limits.requestTimeoutMs, (answer) => {
+    onClientError(limits, (answer) => {
       if (log !== undefined) logRawAnswer(log, answer.status);
     }),
   );

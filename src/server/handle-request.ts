@@ -61,6 +61,11 @@ export function refusalOnHeaders(
   req: IncomingMessage,
   isAuthorized: (authorization: string | undefined) => boolean,
 ): Failure | undefined {
+  // Node keeps the first of two; a proxy in front may check the other. Which one counts is not
+  // for us to guess.
+  if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+    return failure(400, 'bad_request', 'the request has more than one Authorization header');
+  }
   if (!isAuthorized(req.headers.authorization)) {
     return failure(401, 'unauthorized', 'a valid bearer token is required (Authorization: Bearer <token>)', {
       'www-authenticate': 'Bearer',

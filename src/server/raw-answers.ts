@@ -29,12 +29,13 @@ function answerOnSocket(socket: Duplex, answer: Failure): void {
 }
 
 /** The answer for an HTTP-level error node:http reports through 'clientError'. */
-function clientErrorAnswer(error: NodeJS.ErrnoException, requestTimeoutMs: number): Failure {
+function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: RequestTimeouts): Failure {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return failure(431, 'headers_too_large', 'the request headers are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return failure(408, 'request_timeout', `the request was not received within ${requestTimeoutMs / 1000} seconds`);
+      // Node says which of the two fired no more than that one did.
+      return failure(408, 'request_timeout', `the request was not received in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} seconds, all of it within ${timeouts.requestTimeoutMs / 1000}`);
     default:
       return failure(400, 'bad_request', 'the request is not valid HTTP/1.1');
   }
@@ -44,13 +45,18 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, requestTimeoutMs: numbe
  * The 'clientError' listener: answers on the socket when no answer has begun on it, else drops it
  * (a half-written answer cannot be repaired). A connection the client reset needs nothing.
  */
-export function onClientError(requestTimeoutMs: number, answered: (answer: Failure) => void) {
+export interface RequestTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export function onClientError(timeouts: RequestTimeouts, answered: (answer: Failure) => void) {
   return (error: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }): void => {
     if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
       socket.destroy();
       return;
     }
-    const answer = clientErrorAnswer(error, requestTimeoutMs);
+    const answer = clientErrorAnswer(error, timeouts);
     answerOnSocket(socket, answer);
     answered(answer);
   };

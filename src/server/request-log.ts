@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { printable } from '../core/printable.js';
 
 /**
- * Writes one line per request once it is over: ISO time, method, path, status, duration.
- * The query string is left out (it is nobody's business, and a careless client may put a secret
- * there) and so is every header, the token above all.
+ * Writes one line per request once it is over: ISO time, method, route, status, duration. The
+ * route, not the path: a careless client may put a secret anywhere in a path (`/TOKEN/plants`,
+ * `/plants;token=…`, `/plants%3Ftoken=…`), so only a path that is a route of ours is named, and
+ * never its query; every header is left out, the token above all.
  */
 export function logRequest(req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void {
   const started = performance.now();
@@ -25,6 +26,12 @@ export function logRawAnswer(log: (line: string) => void, status: number, req?: 
 
 function requestLine(at: string, req: IncomingMessage | undefined, status: string, milliseconds: number): string {
   const method = printable(req?.method ?? '-', 20);
-  const path = req === undefined ? '-' : printable((req.url ?? '').split('?', 1)[0] ?? '', 120);
-  return `${at} ${method} ${path} ${status} ${milliseconds}ms`;
+  const route = req === undefined ? '-' : routeOf(req.url ?? '');
+  return `${at} ${method} ${route} ${status} ${milliseconds}ms`;
+}
+
+/** The route a request's target names, or `(other path)`: never the path itself. */
+function routeOf(target: string): string {
+  const path = target.split('?', 1)[0];
+  return path === '/plants' ? path : '(other path)';
 }

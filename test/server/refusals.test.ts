@@ -44,6 +44,28 @@ describe('refusals before the body: token, path, method, size', () => {
     expect(store.plants.size).toBe(0);
   });
 
+  it.each([
+    ['the same token twice', [TOKEN, TOKEN]],
+    ['a good token and a bad one', [TOKEN, 'wrong']],
+    ['a bad token and a good one', ['wrong', TOKEN]],
+  ])('answers 400 with an Error body for two Authorization headers (%s), and creates nothing', async (_what, tokens) => {
+    const headers = tokens.map((token) => `Authorization: Bearer ${token}\r\n`).join('');
+    const answer = await rawExchange(server.port, `POST /plants HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain(`{"error":${ERROR_NUMBERS.bad_request},"message":"the request has more than one Authorization header"}`);
+    expect(store.plants.has(300n)).toBe(false);
+  });
+
+  it.each([`/${TOKEN}/plants`, `/plants;token=${TOKEN}`, `/plants%3Ftoken=${TOKEN}`, `/plants?token=${TOKEN}`, `/plants/${TOKEN}`])(
+    'never writes a path into the log, only the route: %s',
+    async (path) => {
+      await server.send({ path, body: PLANT });
+      await new Promise((logged) => setTimeout(logged, 50));
+      expect(server.lines.join('\n')).not.toContain(TOKEN);
+      expect(server.lines.at(-1)).toMatch(path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms$/ : / POST \(other path\) 404 \d+ms$/);
+    },
+  );
+
   it('authenticates before routing: a stranger learns nothing about paths or methods', async () => {
     expect((await server.send({ anonymous: true, path: '/nope', method: 'GET' })).status).toBe(401);
     expect((await server.send({ anonymous: true, method: 'DELETE' })).status).toBe(401);
@@ -92,8 +114,8 @@ describe('refusals before the body: token, path, method, size', () => {
     const tunnel = await rawExchange(server.port, `CONNECT example.com:443 HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
     expect(tunnel).toMatch(/^HTTP\/1\.1 404 /);
     expect(tunnel).toContain(`{"error":${ERROR_NUMBERS.not_found},`);
-    // Each is in the request log, too.
-    expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual(['- - 400 0ms', '- - 431 0ms', 'CONNECT example.com:443 404 0ms']);
+    // Each is in the request log, too: a CONNECT's target is no route of ours, and is not named.
+    expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual(['- - 400 0ms', '- - 431 0ms', 'CONNECT (other path) 404 0ms']);
   });
 
   it('takes a client that leaves mid-body as gone, not as a failure of its own', async () => {
