@@ -1,4 +1,5 @@
 import { isPlantsError, PlantsError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 import type { Env, IOStreams } from './context.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -22,10 +23,14 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
     io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     const style = io.stderrStyle;
+    // Messages may quote what came from outside (a file's bytes, a server's words): control
+    // characters are shown as escapes, never sent raw; only a message's own line breaks stay
+    // (commander's "(Did you mean create?)").
+    const safe = (text: string) => text.split('\n').map((line) => printable(line, Infinity)).join('\n');
     const lines = error.issues.length > 0
-      ? [`${style.red('error:')} invalid plant:`, ...error.issues.map((issue) => `  ${style.bold(issue.path)} ${issue.message}`)]
-      : [`${style.red('error:')} ${error.message}`];
-    if (error.hint !== undefined) lines.push(style.dim(`hint: ${error.hint}`));
+      ? [`${style.red('error:')} invalid plant:`, ...error.issues.map((issue) => `  ${style.bold(safe(issue.path))} ${safe(issue.message)}`)]
+      : [`${style.red('error:')} ${safe(error.message)}`];
+    if (error.hint !== undefined) lines.push(style.dim(`hint: ${safe(error.hint)}`));
     io.stderr.write(`${lines.join('\n')}\n`);
   }
   if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);

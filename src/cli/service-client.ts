@@ -21,6 +21,7 @@ export async function serviceClient(
       hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local',
     });
   }
+  checkProxyVariables(ctx.env);
   const client = await ctx.httpClient({
     baseUrl,
     token,
@@ -30,4 +31,26 @@ export async function serviceClient(
     ...bulk,
   });
   return { client, baseUrl };
+}
+
+/**
+ * A proxy variable that names no proxy is a usage error that names it, before anything is sent:
+ * undici would throw an error of its own deep inside the first request.
+ */
+function checkProxyVariables(env: Context['env']): void {
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      throw new PlantsError('usage', `${name} is not a proxy URL: ${JSON.stringify(value)} (expected e.g. http://proxy.example.com:3128)`, {
+        hint: `fix or unset ${name}`,
+      });
+    }
+  }
 }

@@ -36,7 +36,7 @@ const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a to
  * other answer (`refused` for a contract 400, `auth_refused`, or `bad_response` for anything
  * outside the contract, quoting the status and a short excerpt of the body).
  */
-export function readAnswer(status: number, body: string): Plant {
+export function readAnswer(status: number, body: string, location?: string): Plant {
   if (status === 200) {
     // A Plant holds strings only: the native parser reads it exactly, and an import reads thousands.
     const plant = PlantSchema.safeParse(tryParse(body, JSON.parse));
@@ -58,6 +58,11 @@ export function readAnswer(status: number, body: string): Plant {
     if (!error.success) throw outsideContract(status, body, 'the body is not an Error');
     throw new PlantsError('refused', `the service refused the plant: ${printable(error.data.message)} (error ${error.data.error})`, {
       error: error.data.error,
+    });
+  }
+  if (status >= 300 && status < 400 && location !== undefined) {
+    throw new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(location, 200)}, which plants does not follow`, {
+      hint: 'if the service has moved, point --base-url (or plants config set base-url) at its new address',
     });
   }
   throw outsideContract(status, body);

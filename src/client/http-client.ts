@@ -16,7 +16,7 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
   const { request } = (url.startsWith('https:') ? await import('node:https') : await import('node:http')) as { request: typeof httpRequest };
   const headers = postHeaders(options);
   const post = (body: string) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
+    new Promise<{ status: number; text: string; location: string | undefined }>((resolve, reject) => {
       const outgoing = request(
         url,
         {
@@ -24,21 +24,22 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
           headers: { ...headers, 'content-length': Buffer.byteLength(body) },
           signal: AbortSignal.timeout(timeoutMs(options)),
         },
-        (response) => readBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
+        (response) =>
+          readBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text, location: response.headers.location }), reject),
       );
       outgoing.on('error', reject);
       outgoing.end(body);
     });
   return {
     async createPlant(plant) {
-      let answer: { status: number; text: string };
+      let answer: { status: number; text: string; location: string | undefined };
       try {
         answer = await post(encodePlant(plant));
       } catch (error) {
         if (error instanceof PlantsError) throw error;
         throw transportError(error, url, options.timeoutSeconds);
       }
-      return readAnswer(answer.status, answer.text);
+      return readAnswer(answer.status, answer.text, answer.location);
     },
     async close() {},
   };

@@ -41,17 +41,23 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
       const body = encodePlant(plant);
       for (let attempt = 1; ; attempt += 1) {
         const lastTry = attempt >= retry.tries;
-        let answer: { status: number; text: string; retryAfter: string | string[] | undefined };
+        let answer: { status: number; text: string; retryAfter: string | string[] | undefined; location: string | undefined };
         try {
           const response = await dispatcher.request({ ...post, body });
-          answer = { status: response.statusCode, text: await readBody(response.body, response.statusCode), retryAfter: response.headers['retry-after'] };
+          const location = response.headers.location;
+          answer = {
+            status: response.statusCode,
+            text: await readBody(response.body, response.statusCode),
+            retryAfter: response.headers['retry-after'],
+            location: Array.isArray(location) ? location[0] : location,
+          };
         } catch (error) {
           if (error instanceof PlantsError) throw error;
           if (lastTry || !isRetryableError(error)) throw transportError(error, url, options.timeoutSeconds);
           await sleep(retryDelayMs(retry, attempt, undefined));
           continue;
         }
-        if (lastTry || !isRetryableStatus(answer.status)) return readAnswer(answer.status, answer.text);
+        if (lastTry || !isRetryableStatus(answer.status)) return readAnswer(answer.status, answer.text, answer.location);
         await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
       }
     },

@@ -121,8 +121,12 @@ export class FileStore implements PlantStore {
     });
   }
 
-  /** Folds the journal into the store file, so that the store file alone holds every plant. */
+  /**
+   * Folds the journal into the store file, so that the store file alone holds every plant. With
+   * no journal there is nothing to do, and nothing is locked (a store in a read-only place).
+   */
   async compact(): Promise<void> {
+    if (statJournal(this.journalPath).ino === undefined) return;
     await this.locked(async (state) => {
       if (state.onDisk.journal.ino !== undefined) await this.rewrite(state, []);
     });

@@ -46,6 +46,20 @@ describe('plants create --local', () => {
     expect(await readFile(t.storePath, 'utf8')).toBe('{"dependencies": {}}');
   });
 
+  it.each([
+    ['bytes that are no JSON', '{"plantStore": 1, "plants": [\u001b[2J'],
+    ['a plant with a bad field', '{"plantStore": 1, "plants": [{"id": "\u001b]0;pwned\u0007", "name": "x"}]}'],
+  ])('shows control characters of a corrupt store (%s) escaped, never raw', async (_what, content) => {
+    const t = await testContext();
+    await mkdir(dirname(t.storePath), { recursive: true });
+    await writeFile(t.storePath, content);
+    expect(await t.run('create', '--local', '--id', '1', '--name', 'Fern')).toBe(4);
+    expect(t.stderr()).toMatch(/^error: .* is not a usable plants store: /);
+    expect(t.stderr()).toMatch(/\\u001b/);
+    // eslint-disable-next-line no-control-regex -- no control character but the line breaks
+    expect(t.stderr()).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+
   it('colours output on a TTY only', async () => {
     const tty = await testContext({ tty: true });
     await tty.run('create', '--local', '--id', '1', '--name', 'Fern');

@@ -96,7 +96,7 @@ describe('plants create (remote)', () => {
     [{ status: 200, body: '<html>hello</html>' }, 'the service answered HTTP 200 (the body is not a Plant) with “<html>hello</html>”'],
     [{ status: 200, body: '{"nom":"Fern"}' }, 'the service answered HTTP 200 (the body is not a Plant) with “{"nom":"Fern"}”'],
     [{ status: 400, body: '{"oops":true}' }, 'the service answered HTTP 400 (the body is not an Error) with “{"oops":true}”'],
-    [{ status: 302, body: '', headers: { location: '/elsewhere' } }, 'the service answered HTTP 302 with an empty body'],
+    [{ status: 302, body: '', headers: { location: '/elsewhere' } }, 'the service answered HTTP 302, a redirect to /elsewhere, which plants does not follow'],
     [{ status: 500, body: 'x\u001b[31mred\ny'.repeat(30) }, 'the service answered HTTP 500 with “x\\u001b[31mred\\nyx'],
   ])('reports an answer outside the contract as a server error (exit 4): %j', async (answer, message) => {
     service.answer(answer);
@@ -170,6 +170,16 @@ describe('plants create (remote)', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it.each([
+    ['HTTP_PROXY', 'notaurl'],
+    ['https_proxy', 'ftp://proxy:21'],
+  ])('refuses %s=%s as a usage error naming it (exit 2), sending nothing', async (name, value) => {
+    const t = await remote({ [name]: value });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
+    expect(t.stderr()).toBe(`error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`);
+    expect(service.requests).toHaveLength(0);
   });
 });
 

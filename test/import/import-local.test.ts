@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -197,6 +198,9 @@ describe('plants import: files that fail part way', () => {
     expect(summary.counts).toMatchObject({ read: 1, created: 1 });
     expect(summary.stoppedBy).toMatchObject({ code: 'unreadable_input', error: 2011 });
     expect(summary.stoppedBy.message).toMatch(new RegExp(`^${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable as CSV: `));
+    // The store file is made whole all the same: the journal is folded into it.
+    expect([...(await stored(t)).keys()]).toEqual([1n]);
+    expect(existsSync(`${t.storePath}.journal`)).toBe(false);
   });
 
   it('refuses a rejects file it cannot write before importing anything (exit 2)', async () => {

@@ -126,14 +126,28 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
   return result;
 }
 
-/** Batches go to the store's journal; at the end, the store file is made whole again. */
+/**
+ * Batches go to the store's journal; at the end the store file is made whole again: also when
+ * the input turned unreadable part way or the import was interrupted, but not after the store
+ * itself failed (the journal keeps what was stored, and the next write folds it).
+ */
 async function importLocal(rows: AsyncIterable<Row[]>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
   try {
-    await importIntoStore(rows, store, tally, importSettings);
-    if (tally.stoppedBy === undefined) await store.compact();
+    let inputFailure: { error: unknown } | undefined;
+    try {
+      await importIntoStore(rows, store, tally, importSettings);
+    } catch (error) {
+      inputFailure = { error };
+    }
+    if (!isStoreFailure(tally.stoppedBy)) await store.compact();
+    if (inputFailure !== undefined) throw inputFailure.error;
   } finally {
     await store.close();
   }
+}
+
+function isStoreFailure(error: PlantsError | undefined): boolean {
+  return error !== undefined && (error.code === 'store_io' || error.code === 'store_locked' || error.code === 'store_corrupt');
 }
 
 /** A dry run's store: importIntoStore never writes under --dry-run. */

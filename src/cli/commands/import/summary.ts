@@ -1,7 +1,6 @@
-import { printable } from '../../../core/printable.js';
+import { printable, thousands } from '../../../core/printable.js';
 import type { RowFailure } from '../../../import/outcomes.js';
 import type { IOStreams } from '../../context.js';
-import { thousands } from '../../../core/printable.js';
 import type { ImportResult } from './run.js';
 
 /** How many failures the human summary lists; --json and --report list them all. */
@@ -38,8 +37,8 @@ export function renderSummary(result: ImportResult, io: IOStreams): void {
     if (!result.dryRun) lines.push(style.dim('hint: the same import with --on-conflict skip imports the rest'));
   }
   if (result.stoppedBy !== undefined) {
-    lines.push(`${style.red('error:')} stopped: ${result.stoppedBy.message}`);
-    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${result.stoppedBy.hint}`));
+    lines.push(`${style.red('error:')} stopped: ${printable(result.stoppedBy.message, Infinity)}`);
+    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printable(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
 }

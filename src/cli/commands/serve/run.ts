@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PlantsError } from '../../../core/errors.js';
+import { printable } from '../../../core/printable.js';
 import { Settings } from '../../config/resolve.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -28,7 +29,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
     tokens,
     ...(options.quiet ? {} : { log }),
     // The server's own failures (store trouble, bugs) are reported even with --quiet.
-    onUnexpectedError: (error) => log(`${new Date(ctx.now()).toISOString()} error: ${error instanceof Error ? error.message : String(error)}`),
+    onUnexpectedError: (error) => log(`${new Date(ctx.now()).toISOString()} error: ${printable(error instanceof Error ? error.message : String(error), Infinity)}`),
   });
   let address;
   try {
