@@ -19,7 +19,11 @@ const COMMANDS: Record<CommandName, () => Promise<{ command: CommandModule<never
 /** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
 export async function run(argv: readonly string[], ctx: Context): Promise<number> {
   let exitCode: number = EXIT.ok;
+  // Whether a failure is reported as JSON: as parsed, once the command's flags are (`--name --json`
+  // names a plant "--json"); until then, as argv says, so that usage errors honour it too.
+  let json: boolean | undefined;
   const dispatch: Dispatch = async (name, options) => {
+    json = options.json;
     const { command } = (await COMMANDS[name]()) as unknown as { command: CommandModule<typeof options, unknown> };
     const result = await command.run(options, ctx);
     if (options.json) {
@@ -38,7 +42,7 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
     // commander.help after printing help for a command given without its subcommand.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
     if (error instanceof CommanderError && error.code === 'commander.help') return EXIT.usage;
-    return reportError(asUsageError(error, argv), ctx.io, ctx.env, wantsJson(argv));
+    return reportError(asUsageError(error, argv), ctx.io, ctx.env, json ?? wantsJson(argv));
   }
 }
 

@@ -30,7 +30,7 @@ export const ERROR_NUMBERS = {
   store_locked: 2009,
   store_io: 2010,
   unreadable_input: 2011,
-  not_sent: 2012,
+  // 2012 (not_sent) is retired: it was documented but never reported (a row not sent is a count).
   internal: 2099,
 } as const;
 

@@ -13,8 +13,10 @@ export function encodePlant(plant: NewPlant): string {
 const CANONICAL_START = /^\{"id":(-?[0-9]+),"name":"/;
 
 // A canonical line whose strings hold no escape: its text is its value, character for character.
-// The id has no leading zero, no plus, no "-0", as the encoder writes it.
-const PLAIN_LINE = /^\{"id":(0|-?[1-9][0-9]*),"name":"([^"\\]*)"(?:,"tag":"([^"\\]*)")?\}$/;
+// The id has no leading zero, no plus, no "-0", as the encoder writes it. No raw control character
+// either: JSON allows none in a string (the encoder escapes them), so such a line is not JSON.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const PLAIN_LINE = /^\{"id":(0|-?[1-9][0-9]*),"name":"([^"\\\u0000-\u001f]*)"(?:,"tag":"([^"\\\u0000-\u001f]*)")?\}$/;
 // The encoder escapes a lone surrogate, so a line holding one raw is not canonical.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

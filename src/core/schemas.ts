@@ -3,9 +3,13 @@
 import * as z from 'zod/mini';
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, integerFromDecimalText, integerFromJsonNumberText } from './int64.js';
 import { jsonNumberText } from './json.js';
+import { thousands } from './printable.js';
 
-/** Limits of our own (the contract sets none); the README documents them. */
-export const LIMITS = { textMaxLength: 256 } as const;
+/**
+ * Limits of our own (the contract sets none); the README and openapi.json (`maxLength`) document
+ * them. Characters are Unicode code points, as JSON Schema counts them (a lone surrogate is one).
+ */
+export const LIMITS = { textMaxCharacters: 1_000 } as const;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -61,27 +65,47 @@ const decimalInt64 = field((value): bigint | { problem: string } => {
   return integer;
 });
 
-// Control characters would let a plant's name rewrite a user's terminal or split a line of output.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/**
+ * Whether a string is within the length limit. Any string the contract's schema accepts is a
+ * name or tag: empty, control characters, lone surrogates, right-to-left marks, emoji. Keeping them
+ * off a terminal is the job of whatever prints them (printable.ts), not of the store.
+ */
+function withinLimit(text: string): boolean {
+  // A string has at least as many UTF-16 units as characters: most are decided without counting.
+  return text.length <= LIMITS.textMaxCharacters || characterCount(text) <= LIMITS.textMaxCharacters;
+}
+
+/** A string's characters: its code points, a surrogate pair one, a lone surrogate one. */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        i += 1;
+      }
+    }
+  }
+  return count;
+}
 
 /**
- * Whether a value passes the text rules below, checked directly: for the fast path of canonical
- * lines (plant-line.ts), where a million stored plants would each pay for a schema run. The same
- * constants; a property test holds it to the schema.
+ * Whether a value passes the text rule below, checked directly: for the fast path of canonical
+ * lines (plant-line.ts), where a million stored plants would each pay for a schema run. A
+ * property test holds it to the schema.
  */
 export function isValidText(value: unknown): value is string {
-  return typeof value === 'string' && value.length >= 1 && value.length <= LIMITS.textMaxLength && NO_CONTROL_CHARACTERS.test(value);
+  return typeof value === 'string' && withinLimit(value);
 }
+
+const TEXT_TOO_LONG = `must be at most ${thousands(LIMITS.textMaxCharacters)} characters`;
 
 function text() {
   return z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : `must be a string, got ${describe(issue.input)}`) })
-    .check(
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(LIMITS.textMaxLength, `must be at most ${LIMITS.textMaxLength} characters`),
-      z.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
-    );
+    .check(z.refine(withinLimit, TEXT_TOO_LONG));
 }
 
 // parseJson gives numbers as objects (LosslessNumber), so "is an object" must rule them out.

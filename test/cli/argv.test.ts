@@ -25,6 +25,9 @@ describe('argv → options', () => {
     [['create', '--id=9223372036854775807', '--name=Max', '--json'], { id: '9223372036854775807', name: 'Max', local: false, json: true }],
     [['create', '--local', '--store', 's.json', '--id', '1', '--name', 'a'], { id: '1', name: 'a', local: true, store: 's.json', json: false }],
     [['create', '--base-url', 'http://h:1', '--token', 'T', '--timeout', '5'], { baseUrl: 'http://h:1', token: 'T', timeout: '5', local: false, json: false }],
+    // An empty value given explicitly is a value: the contract allows an empty name and tag.
+    [['create', '--id', '1', '--name', '', '--tag', ''], { id: '1', name: '', tag: '', local: false, json: false }],
+    [['create', '--id', '1', '--name=', '--tag='], { id: '1', name: '', tag: '', local: false, json: false }],
     [['login', '--token', 'T', '--base-url', 'http://h:1'], { token: 'T', baseUrl: 'http://h:1', withToken: false, json: false }],
     [['login', '--with-token', '--json'], { withToken: true, json: true }],
     [['logout'], { json: false }],
@@ -51,6 +54,8 @@ describe('argv → options', () => {
   it.each([
     [['create', '--bogus'], 'commander.unknownOption'],
     [['create', '--id'], 'commander.optionMissingArgument'],
+    [['create', '--id', '1', '--name'], 'commander.optionMissingArgument'],
+    [['create', '--id', '1', '--name', 'Fern', '--tag'], 'commander.optionMissingArgument'],
     [['config', 'set', 'timeout'], 'commander.missingArgument'],
     [['plant'], 'commander.unknownCommand'],
   ])('%j is refused by the parser', async (argv, code) => {

@@ -52,9 +52,9 @@ describe('plants create (remote)', () => {
 
   it('sends nothing for an invalid plant (exit 2)', async () => {
     const t = await remote();
-    expect(await t.run('create', '--id', '0x10', '--name', '')).toBe(2);
+    expect(await t.run('create', '--id', '0x10', '--name', 'x'.repeat(1001))).toBe(2);
     expect(service.requests).toHaveLength(0);
-    expect(t.stderr()).toBe('error: invalid plant:\n  id must be a base-10 integer, got "0x10"\n  name must not be empty\n');
+    expect(t.stderr()).toBe('error: invalid plant:\n  id must be a base-10 integer, got "0x10"\n  name must be at most 1,000 characters\n');
   });
 
   it('shows the service’s Error for a 400 (exit 1)', async () => {

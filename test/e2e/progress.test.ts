@@ -1,17 +1,9 @@
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
-
-/** Runs a command on a pseudo-terminal (util-linux `script`), as a person at a terminal would. */
-function onTerminal(command: string, env: Record<string, string>): Promise<string> {
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...env, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  return new Promise((resolve) => child.on('close', () => resolve(output)));
-}
+import { onTerminal } from '../helpers/terminal.js';
 
 describe('the import progress line', () => {
   it('is drawn on a terminal, and the summary follows it', async () => {

@@ -51,7 +51,7 @@ describe('plants import --local', () => {
 
   const MIXED = [
     '{"id":1,"name":"Fern","tag":"herb"}', // line 1: created
-    '{"id":2,"name":""}', // line 2: invalid
+    '{"id":2,"name":5}', // line 2: invalid
     '', // line 3: blank, ignored
     '{"id":1,"name":"Fern again"}', // line 4: duplicate of line 1
     'not json at all', // line 5: malformed
@@ -71,13 +71,13 @@ describe('plants import --local', () => {
       { id: 3n, name: 'Oak' },
     ]);
     expect(t.stderr()).toContain(': 2 created, 0 skipped, 5 failed\n');
-    expect(t.stderr()).toContain('  line 2 (id 2): name must not be empty\n');
+    expect(t.stderr()).toContain('  line 2 (id 2): name must be a string, got 5\n');
     expect(t.stderr()).toContain('  line 4 (id 1): a plant with id 1 already exists\n');
     expect(t.stderr()).toContain('  line 5: not JSON (');
     expect(t.stderr()).toContain('  line 6: id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
     expect(t.stderr()).toContain('  line 8 (id 4): name is required\n');
     expect(await readFile(rejects, 'utf8')).toBe(
-      '{"id":2,"name":""}\n' + 'not json at all\n' + '{"id":9223372036854775808,"name":"Too big"}\n' + '{"id":4}\n' + '{"id":1,"name":"Fern again"}\n',
+      '{"id":2,"name":5}\n' + 'not json at all\n' + '{"id":9223372036854775808,"name":"Too big"}\n' + '{"id":4}\n' + '{"id":1,"name":"Fern again"}\n',
     );
     const summary = JSON.parse(await readFile(report, 'utf8'));
     expect(summary.counts).toEqual({ read: 7, created: 2, skipped: 0, valid: 0, failed: 5, unknown: 0, notSent: 0 });
@@ -134,12 +134,23 @@ describe('plants import --local', () => {
     ['\r', 'CR'],
   ])('gives CSV rows their lines past blank lines and quoted line breaks (%j, %s)', async (eol) => {
     const t = await testContext();
-    const lines = ['id,name,tag', '', '1,"Two', 'lines",x', '', '', '2,Oak', '3,Ivy,vine,extra', '4,Fern,'];
+    const lines = ['id,name,tag', '', 'x1,"Two', 'lines",x', '', '', '2,Oak', '3,Ivy,vine,extra', '4,Fern,'];
     const input = await file(t, 'p.csv', lines.join(eol) + eol);
     expect(await t.run('import', input, '--local', '--json')).toBe(1);
     const { counts, failures } = JSON.parse(t.stdout());
     expect(counts).toMatchObject({ read: 4, created: 1, failed: 3 });
     expect(failures.map((f: { line: number }) => f.line)).toEqual([3, 7, 8]);
+  });
+
+  it('reads an empty CSV tag cell as no tag, an empty name as an empty name, and a quoted line break as part of the name', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.csv', 'id,name,tag\n1,,\n2,"Two\r\nlines",""\n3,Fern,herb\n');
+    expect(await t.run('import', input, '--local')).toBe(0);
+    expect([...(await stored(t)).values()]).toEqual([
+      { id: 1n, name: '' },
+      { id: 2n, name: 'Two\r\nlines' },
+      { id: 3n, name: 'Fern', tag: 'herb' },
+    ]);
   });
 
   it('says where a bad row is once, and counts one row as one row', async () => {
@@ -154,12 +165,12 @@ describe('plants import --local', () => {
 
   it('gives CSV rows the line they start on, and a wrong field count per row', async () => {
     const t = await testContext();
-    const input = await file(t, 'p.csv', 'id,name,tag\n1,"Two\nlines",x\n2,Oak\n3,Ivy,vine,extra\n4,Fern,\n');
+    const input = await file(t, 'p.csv', 'id,name,tag\nx1,"Two\nlines",x\n2,Oak\n3,Ivy,vine,extra\n4,Fern,\n');
     expect(await t.run('import', input, '--local', '--json')).toBe(1);
     const { counts, failures } = JSON.parse(t.stdout());
     expect(counts).toMatchObject({ created: 1, failed: 3 });
     expect(failures.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([
-      [2, 'invalid plant: name must not contain control characters'],
+      [2, 'invalid plant: id must be a base-10 integer, got "x1"'],
       [4, 'row has 2 fields, the header has 3'],
       [5, 'row has 4 fields, the header has 3'],
     ]);

@@ -72,8 +72,8 @@ describe('POST /plants, the contract', () => {
     ['a fractional id', '{"id": 1.5, "name": "a"}', 'invalid_plant', /id must be an integer/],
     ['a name of the wrong type', '{"id": 21, "name": 5}', 'invalid_plant', /name must be a string/],
     ['a tag of null', '{"id": 22, "name": "a", "tag": null}', 'invalid_plant', /tag must be a string/],
-    ['an empty name', '{"id": 23, "name": ""}', 'invalid_plant', /name must not be empty/],
-    ['a name with control characters', '{"id": 24, "name": "a\\u001b[2J"}', 'invalid_plant', /control characters/],
+    ['a name over 1,000 characters', `{"id": 23, "name": "${'\\ud83c\\udf31'.repeat(1001)}"}`, 'invalid_plant', /name must be at most 1,000 characters/],
+    ['a raw control character in a string (not JSON)', '{"id": 24, "name": "a\tb"}', 'malformed_json', /not valid JSON/],
   ];
   it.each(invalid)('answers 400 for %s', async (_what, body, code, message) => {
     const answer = await server.send({ body });
@@ -103,6 +103,19 @@ describe('POST /plants, the contract', () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.duplicate_id, message: 'a plant with id 40 already exists' });
     expect(store.plants.get(40n)?.name).toBe('First');
+  });
+
+  it.each([
+    ['an empty name and tag', '', ''],
+    ['control characters, escaped as JSON writes them', 'a\u0000\t\n\u001b[2J\u007f\u0085', '\r'],
+    ['lone surrogates', '\ud800', '\udfff'],
+    ['right-to-left marks and emoji', '\u200f\u202eesreveR', '\u{1F331}'],
+  ])('answers 200 for any string the contract accepts (%s), stored and answered exactly', async (_what, name, tag) => {
+    const id = 60n + BigInt(store.plants.size);
+    const answer = await server.send({ body: JSON.stringify({ id: Number(id), name, tag }) });
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ name, tag });
+    expect(store.plants.get(id)).toEqual({ id, name, tag });
   });
 
   it('keeps the connection usable after a 400', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { parseJson } from '../../src/core/json.js';
-import { ErrorBodySchema, NewPlantSchema, PlantSchema } from '../../src/core/schemas.js';
+import { ErrorBodySchema, LIMITS, NewPlantSchema, PlantSchema } from '../../src/core/schemas.js';
 import { DEFAULT_LIMITS } from '../../src/server/app.js';
 import { openapi, resolve, schemaProblems } from './support/openapi.js';
 
@@ -97,16 +97,22 @@ describe('openapi.json', () => {
       expect([...(documented.required ?? [])].sort()).toEqual([...(fromZod.required ?? [])].sort());
     });
 
-    it('gives string fields the same type and constraints', () => {
+    it('gives string fields the type string, and accepts exactly the strings zod accepts, at and past the limit', () => {
+      const long = LIMITS.textMaxCharacters;
+      const samples = [
+        '', 'Fern', '\u0000\t\n\u001b[31m\u007f\u0085', '\ud800', 'x\udfff', '\u200f\u202eesreveR', '\u{1F331}',
+        'x'.repeat(long), 'x'.repeat(long + 1), '\u{1F331}'.repeat(long), '\u{1F331}'.repeat(long + 1), '\ud800'.repeat(long), '\udc00'.repeat(long + 1),
+      ];
+      const others = { id: 1, name: 'n', error: 1, message: 'm' };
       for (const [field, zodField] of Object.entries(fromZod.properties ?? {})) {
         if (zodField.type === undefined) continue;
-        const field_ = resolve(documented.properties![field]!);
-        expect({ type: field_.type, minLength: field_.minLength, maxLength: field_.maxLength, pattern: field_.pattern }, field).toEqual({
-          type: zodField.type,
-          minLength: zodField.minLength,
-          maxLength: zodField.maxLength,
-          pattern: zodField.pattern,
-        });
+        expect(resolve(documented.properties![field]!).type, field).toBe('string');
+        for (const sample of samples) {
+          const body = parseJson(JSON.stringify(Object.fromEntries(Object.keys(fromZod.properties ?? {}).map((key) => [key, key === field ? sample : others[key as keyof typeof others]]))));
+          const byZod = zodSchema.safeParse(body).success;
+          const byDocument = schemaProblems(body, documented).length === 0;
+          expect(byDocument, `${field} of ${[...sample].length} characters: ${JSON.stringify(sample.slice(0, 12))}`).toBe(byZod);
+        }
       }
     });
 
@@ -139,6 +145,10 @@ describe('openapi.json', () => {
       const documentedIntegers = Object.entries(documented.properties ?? {}).filter(([, field]) => resolve(field).type === 'integer');
       expect(checked.sort()).toEqual(documentedIntegers.map(([field]) => field).sort());
     });
+  });
+
+  it('documents the length limit of names and tags, and no other restriction of the contract\'s strings', () => {
+    expect(openapi.components.schemas.Text).toEqual({ type: 'string', maxLength: LIMITS.textMaxCharacters, description: expect.any(String) });
   });
 
   it('specifies id as int64 and error as int32', () => {

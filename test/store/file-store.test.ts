@@ -315,7 +315,7 @@ describe('reading a store file edited by hand', () => {
   });
 
   it.each([
-    ['a name too long', `{"id":1,"name":"${'x'.repeat(257)}"}`, /plants\[0\]: invalid plant: name must be at most 256 characters/],
+    ['a name too long', `{"id":1,"name":"${'x'.repeat(1001)}"}`, /plants\[0\]: invalid plant: name must be at most 1,000 characters/],
     ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
     ['a repeated key', '{"id":1,"name":"x","name":"y"}', /plants\[0\] is not JSON|Duplicate key/],
   ])('refuses a canonical-looking line with %s', async (_what, line, message) => {

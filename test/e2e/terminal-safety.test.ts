@@ -1,0 +1,46 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { tempDir } from '../helpers/temp.js';
+import { onTerminal } from '../helpers/terminal.js';
+
+// A name may hold anything the contract allows, escape sequences included: plants stores it
+// exactly, and shows it escaped wherever it prints it for people.
+const NAME = 'Fern\u001b[2J\u001b]0;pwned\u0007\r\nforged line\u202e';
+const SHOWN = 'Fern\\u001b[2J\\u001b]0;pwned\\u0007\\r\\nforged line\\u202e';
+
+/** What of the name would act on a terminal if it reached it raw (plants itself sends none of it). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const RAW = /\u001b\[2J|\u001b\]0;|\u0007|\u202e|\rforged/;
+/** The colours plants adds on a terminal (SGR sequences), taken out to read the text. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const uncoloured = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe.runIf(process.platform === 'linux')('a plant name with escape sequences never reaches a terminal raw', () => {
+  it('plants create shows it escaped on a terminal, and stores it exactly', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    const env = isolatedEnv(home, { PLANTS_STORE: store, NAME });
+    const output = await onTerminal(`${process.execPath} ${BIN} create --local --id 1 --name "$NAME" --tag "$NAME"`, env);
+    expect(uncoloured(output)).toContain(`plant 1 "${SHOWN}" tagged "${SHOWN}"`);
+    expect(output).not.toMatch(RAW);
+    // --json is plain JSON, escaped by JSON itself; the store holds the name as it is.
+    const json = await runPlants(['create', '--local', '--id', '2', '--name', NAME, '--json'], env);
+    expect(JSON.parse(json.stdout)).toEqual({ id: 2, name: NAME });
+    // eslint-disable-next-line no-control-regex -- JSON escapes every control character but its own line breaks
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(json.stdout).toContain('\\u001b[2J');
+  });
+
+  it('plants import shows a failed row\'s content escaped in its summary on a terminal', async () => {
+    const home = await tempDir();
+    const input = join(home, 'rows.ndjson');
+    await writeFile(input, `{"id":"x","name":${JSON.stringify(NAME)}}\n{"id":1,"name":"\u001b[2J\u001b]0;pwned\u0007" raw}\n`);
+    const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
+    const output = await onTerminal(`${process.execPath} ${BIN} import ${input} --local`, env);
+    expect(uncoloured(output)).toContain('2 failed');
+    expect(output).toContain('\\u001b[2J');
+    expect(output).not.toMatch(RAW);
+  });
+});
