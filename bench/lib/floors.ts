@@ -1,19 +1,16 @@
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { ROOT } from './process.js';
 
 export type FloorName = 'version' | 'create-local' | 'create-remote';
 
 /**
  * The floor programs of bench/floors (the least each measured command can do with the libraries
- * plants requires), bundled as dist/ is: CommonJS, dependencies inlined, with the stand-ins for
- * built-ins that dependencies barely use (build.mjs). Returns the path of each bundle.
+ * plants requires, used as shipped), bundled as dist/ is: CommonJS, dependencies inlined. Returns
+ * the path of each bundle.
  */
 export async function buildFloors(): Promise<Record<FloorName, string>> {
   const names: FloorName[] = ['version', 'create-local', 'create-remote'];
   const outdir = `${ROOT}bench/results/floors`;
-  // A computed specifier: build.mjs is plain JavaScript, imported for its plugin only.
-  const buildScript = `${ROOT}build.mjs`;
-  const { builtinStandIns } = (await import(buildScript)) as { builtinStandIns: Plugin };
   await build({
     entryPoints: names.map((name) => `${ROOT}bench/floors/${name}.mjs`),
     bundle: true,
@@ -22,7 +19,6 @@ export async function buildFloors(): Promise<Record<FloorName, string>> {
     target: 'node20',
     outdir,
     outExtension: { '.js': '.cjs' },
-    plugins: [builtinStandIns],
     logLevel: 'warning',
   });
   return Object.fromEntries(names.map((name) => [name, `${outdir}/${name}.cjs`])) as Record<FloorName, string>;

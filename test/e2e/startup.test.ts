@@ -56,36 +56,6 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /src\/(server|client|store|import\/(?!formats\.ts))|\/run\.ts$/)).toEqual([]);
   });
 
-  it('--version loads neither child_process (commander wants it only for executable subcommands), a stdin stream nor node:module', async () => {
-    const { builtins } = await loadedBy(['--version']);
-    expect(builtins).toContain('node:vm');
-    expect(builtins.filter((name) => /^node:(child_process|internal\/fs\/streams|module)$/.test(name))).toEqual([]);
-  });
-
-  it.each(['--version', '--help', 'create --help', 'create --idd 1'])('plants %s writes to pipes without making Node\'s stdio streams (node:net, node:tty, node:stream: ~3 ms)', async (line) => {
-    const { builtins } = await loadedBy(line.split(' '));
-    expect(builtins).toContain('node:vm'); // the fast start's: the list is a real one
-    expect(builtins.filter((name) => /^node:(net|tty|stream)$/.test(name))).toEqual([]);
-  });
-
-  it.each(['--version', 'create --local --id 1 --name Fern'])('plants %s with its output on /dev/null does not take it for a terminal (node:tty)', async (line) => {
-    const { builtins } = await loadedBy(line.split(' '), {}, undefined, 'ignore');
-    expect(builtins).toContain('node:vm');
-    expect(builtins.filter((name) => /^node:(net|tty)$/.test(name))).toEqual([]);
-  });
-
-  it('create --local loads no node:assert (signal-exit 3 wants it for one check), whose loading makes Node\'s stderr stream', async () => {
-    const { builtins } = await loadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
-    expect(builtins).toContain('node:vm');
-    expect(builtins.filter((name) => /^node:(assert|net|tty)$/.test(name))).toEqual([]);
-  });
-
-  it('create --local loads none of node:stream, node:fs/promises, node:worker_threads, node:crypto (~6 ms, for what its libraries do besides)', async () => {
-    const { builtins } = await loadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
-    expect(builtins).toContain('node:vm');
-    expect(builtins.filter((name) => /^node:(stream|fs\/promises|worker_threads|crypto)$/.test(name))).toEqual([]);
-  });
-
   it('create --local loads the store but not the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file-store.ts');
