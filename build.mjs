@@ -14,7 +14,7 @@ const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 
 await rm('dist', { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { 'cli/main': 'src/cli/process-context.ts' },
+  entryPoints: { 'cli/main': 'src/cli/main.ts' },
   bundle: true,
   splitting: true,
   format: 'esm',

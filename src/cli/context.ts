@@ -1,13 +1,14 @@
 import type { Readable } from 'node:stream';
-import type { FileStoreOptions } from '../store/file-store.js';
-import type { FileStore } from '../store/file-store.js';
-import type { PlantsClient, PlantsClientOptions } from '../client/plants-client.js';
-
+import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
+import type { PlantStore } from '../core/store.js';
 import type { TextOutput } from './fd-output.js';
 import type { Style } from './output.js';
 
-/** 0: no colour; 1-3: chalk's levels (basic, 256, truecolor). */
-export type ColorLevel = 0 | 1 | 2 | 3;
+/** Which store to open: the JSON file store at a path. */
+export interface StoreLocation {
+  kind: 'file';
+  path: string;
+}
 
 export interface IOStreams {
   stdin: Readable;
@@ -49,7 +50,8 @@ export interface Context {
   configDir: string;
   /** Where the default store lives: the user's data directory. */
   dataDir: string;
-  openStore(path: string, options?: FileStoreOptions): Promise<FileStore>;
+  /** The store at `location`, opened: read and checked now (one not ours is `store_corrupt`). */
+  openStore(location: StoreLocation): Promise<PlantStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
   now(): number;
   /**

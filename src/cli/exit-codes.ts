@@ -10,29 +10,40 @@ export const EXIT = {
   internal: 70,
 } as const;
 
+/**
+ * The exit code of each kind of failure. A Record over every code, so that a new code does not
+ * compile until it has its exit code here.
+ */
+const EXIT_CODE_OF: Record<ErrorCode, number> = {
+  duplicate_id: EXIT.refused,
+  refused: EXIT.refused,
+  not_found: EXIT.refused,
+  usage: EXIT.usage,
+  invalid_plant: EXIT.usage,
+  unreadable_input: EXIT.usage,
+  malformed_json: EXIT.usage,
+  unsupported_media_type: EXIT.usage,
+  payload_too_large: EXIT.usage,
+  bad_request: EXIT.usage,
+  method_not_allowed: EXIT.usage,
+  headers_too_large: EXIT.usage,
+  not_logged_in: EXIT.auth,
+  auth_refused: EXIT.auth,
+  unauthorized: EXIT.auth,
+  unreachable: EXIT.unavailable,
+  timeout: EXIT.unavailable,
+  bad_response: EXIT.unavailable,
+  store_corrupt: EXIT.unavailable,
+  store_locked: EXIT.unavailable,
+  store_io: EXIT.unavailable,
+  unavailable: EXIT.unavailable,
+  request_timeout: EXIT.unavailable,
+  outcome_unknown: EXIT.unavailable,
+  internal: EXIT.internal,
+};
+
 export function exitCodeFor(code: ErrorCode): number {
-  switch (code) {
-    case 'duplicate_id':
-    case 'refused':
-      return EXIT.refused;
-    case 'usage':
-    case 'invalid_plant':
-    case 'unreadable_input':
-      return EXIT.usage;
-    case 'not_logged_in':
-    case 'auth_refused':
-    case 'unauthorized':
-      return EXIT.auth;
-    case 'unreachable':
-    case 'timeout':
-    case 'bad_response':
-    case 'store_corrupt':
-    case 'store_locked':
-    case 'store_io':
-      return EXIT.unavailable;
-    default:
-      return EXIT.internal;
-  }
+  return EXIT_CODE_OF[code];
 }
 
 /** A command that stops on SIGINT or SIGTERM exits as a shell reports a process the signal killed. */

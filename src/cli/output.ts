@@ -1,4 +1,5 @@
-import type { ColorLevel } from './context.js';
+/** 0: no colour; 1-3: chalk's levels (basic, 256, truecolor). */
+export type ColorLevel = 0 | 1 | 2 | 3;
 
 /** The few decorations we use; identity functions when the stream gets no colour. */
 export interface Style {

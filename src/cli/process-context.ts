@@ -4,7 +4,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
 import { fstatSync } from 'node:fs';
 import { fdOutput, fileIdentity, isTerminal, type TextOutput } from './fd-output.js';
-import { run } from './main.js';
 import { colorLevel, styleFor } from './output.js';
 
 /** The Context of a real run: this process's streams, environment and directories. */
@@ -37,11 +36,11 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     cwd: process.cwd(),
     configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
     dataDir: paths.data,
-    async openStore(path, options) {
+    async openStore({ path }) {
       const { FileStore } = await import('../store/file-store.js');
       // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
       const onLockWait = () => stderr.output.write(`plants: waiting for ${path}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
-      return new FileStore(path, { onLockWait, ...options });
+      return await FileStore.open(path, { onLockWait });
     },
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');
@@ -92,12 +91,4 @@ async function processOutput(fd: 1 | 2): Promise<ProcessOutput> {
   if (process.platform === 'win32') return { output: stream(), useStream: () => undefined };
   const output = fdOutput(fd, stream);
   return { output, useStream: () => output.useStream() };
-}
-
-/** The whole program for bin/plants.cjs: run the command line, return the exit code. */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  // What `ps` and /proc/<pid>/cmdline show for the process's life: `plants serve`, never the
-  // arguments, where a --token would be for anyone on the machine to read.
-  process.title = ['plants', ...argv.slice(0, 1).filter((word) => /^[a-z]+$/.test(word))].join(' ');
-  return run(argv, await processContext(argv));
 }

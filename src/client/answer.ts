@@ -13,7 +13,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
  * thousands of answers a second, and an async iterator per answer costs the client CPU that a
  * server on the same machine then lacks.
  */
-export function readBody(body: Readable, status: number): Promise<string> {
+export function readAnswerBody(body: Readable, status: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -21,7 +21,8 @@ export function readBody(body: Readable, status: number): Promise<string> {
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) {
         body.destroy();
-        reject(new PlantsError('bad_response', `the service answered HTTP ${status} with a body over ${MAX_ANSWER_BYTES} bytes`));
+        // Whatever the request did, its answer cannot be read.
+        reject(new PlantsError('bad_response', `the service answered HTTP ${status} with a body over ${MAX_ANSWER_BYTES} bytes`, { effect: 'unknown' }));
       } else chunks.push(chunk);
     });
     body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -47,9 +48,7 @@ export function readAnswer(status: number, body: string, location?: string): Pla
   const detail = error.success ? `: ${printable(error.data.message)}` : '';
   if (isRetryableStatus(status)) {
     // Not processed, by what these statuses mean (and plants serve answers 503 only so).
-    throw new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was created`, {
-      cause: { code: 'SERVICE_UNAVAILABLE' },
-    });
+    throw new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was created`);
   }
   if (status === 401 || status === 403) {
     throw new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
@@ -63,6 +62,7 @@ export function readAnswer(status: number, body: string, location?: string): Pla
   if (status >= 300 && status < 400 && location !== undefined) {
     throw new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(location, 200)}, which plants does not follow`, {
       hint: 'if the service has moved, point --base-url (or plants config set base-url) at its new address',
+      effect: 'unknown',
     });
   }
   throw outsideContract(status, body);
@@ -76,22 +76,27 @@ function tryParse(body: string, parse: (text: string) => unknown): unknown {
   }
 }
 
+/** An answer the contract does not describe: whatever the service did with the request is not known. */
 function outsideContract(status: number, body: string, why?: string): PlantsError {
   const excerpt = body.trim() === '' ? 'an empty body' : `“${printable(body.trim(), 120)}”`;
-  return new PlantsError('bad_response', `the service answered HTTP ${status}${why ? ` (${why})` : ''} with ${excerpt}`);
+  return new PlantsError('bad_response', `the service answered HTTP ${status}${why ? ` (${why})` : ''} with ${excerpt}`, { effect: 'unknown' });
 }
 
-/** A transport failure as a PlantsError, saying whether the plant may have been created after all. */
+/**
+ * A transport failure as a PlantsError: `effect: 'none'` where the request cannot have reached the
+ * service (no connection was made), else `unknown`: sent, so the plant may have been created.
+ */
 export function transportError(error: unknown, url: string, timeoutSeconds: number): PlantsError {
   // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: say the plant may exist.
   const code = (error as Error).name === 'AbortError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
   const maybeCreated = 'the request was sent, so the plant may or may not have been created';
+  const sent = { cause: error, effect: 'unknown' as const };
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new PlantsError('timeout', `could not connect to ${url} within ${timeoutSeconds}s`, { cause: error });
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return new PlantsError('timeout', `no answer from ${url} within ${timeoutSeconds}s; ${maybeCreated}`, { cause: error });
+      return new PlantsError('timeout', `no answer from ${url} within ${timeoutSeconds}s; ${maybeCreated}`, sent);
     case 'ECONNREFUSED':
       return new PlantsError('unreachable', `could not connect to ${url}: connection refused`, {
         hint: 'is the service running? check the base URL with plants config get base-url',
@@ -103,19 +108,10 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':
-      return new PlantsError('unreachable', `the connection to ${url} was closed before an answer; ${maybeCreated}`, { cause: error });
+      return new PlantsError('unreachable', `the connection to ${url} was closed before an answer; ${maybeCreated}`, sent);
     default: {
       const message = (error as Error).message ?? String(error);
-      return new PlantsError('unreachable', `could not reach ${url}: ${printable(message)}${code ? ` (${code})` : ''}`, { cause: error });
+      return new PlantsError('unreachable', `could not reach ${url}: ${printable(message)}${code ? ` (${code})` : ''}`, sent);
     }
   }
-}
-
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'SERVICE_UNAVAILABLE']);
-
-/** Whether a failed POST certainly did not reach the service (no connection), so nothing was created. */
-export function certainlyNotProcessed(error: PlantsError): boolean {
-  if (error.code === 'auth_refused') return true;
-  const cause = (error.cause as { code?: string } | undefined)?.code;
-  return cause !== undefined && NEVER_SENT.has(cause);
 }

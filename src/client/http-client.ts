@@ -1,8 +1,8 @@
 import type { request as httpRequest } from 'node:http';
 import { PlantsError } from '../core/errors.js';
-import { encodePlant } from '../core/plant-line.js';
-import { readAnswer, readBody, transportError } from './answer.js';
-import { postHeaders, timeoutMs, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
+import { encodePlant } from '../core/plant-json.js';
+import { readAnswer, readAnswerBody, transportError } from './answer.js';
+import { postHeaders, timeoutMs, type PlantsClient, type PlantsClientOptions } from './client-options.js';
 
 /**
  * One POST at a time on node:http(s), never retried: what a `plants create` needs, and the
@@ -25,7 +25,7 @@ export async function createHttpClient(options: PlantsClientOptions): Promise<Pl
           signal: AbortSignal.timeout(timeoutMs(options)),
         },
         (response) =>
-          readBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text, location: response.headers.location }), reject),
+          readAnswerBody(response, response.statusCode ?? 0).then((text) => resolve({ status: response.statusCode ?? 0, text, location: response.headers.location }), reject),
       );
       outgoing.on('error', reject);
       outgoing.end(body);

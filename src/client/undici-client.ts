@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, EnvHttpProxyAgent } from 'undici';
 import { PlantsError } from '../core/errors.js';
-import { encodePlant } from '../core/plant-line.js';
-import { readAnswer, readBody, transportError } from './answer.js';
-import { postHeaders, timeoutMs, usesProxy, type PlantsClient, type PlantsClientOptions } from './plants-client.js';
+import { encodePlant } from '../core/plant-json.js';
+import { readAnswer, readAnswerBody, transportError } from './answer.js';
+import { postHeaders, timeoutMs, usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
 
 /**
@@ -47,7 +47,7 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
           const location = response.headers.location;
           answer = {
             status: response.statusCode,
-            text: await readBody(response.body, response.statusCode),
+            text: await readAnswerBody(response.body, response.statusCode),
             retryAfter: response.headers['retry-after'],
             location: Array.isArray(location) ? location[0] : location,
           };

@@ -42,6 +42,14 @@ export interface Issue {
   message: string;
 }
 
+/**
+ * Whether an operation that failed may nonetheless have taken effect: `none`, it certainly did not
+ * (nothing was written, or the request never reached the service: it may be sent again as if new);
+ * `unknown`, it may have (a store file renamed into place but not made durable, a request sent
+ * whose answer never came), so it must not be reported as not done, nor simply sent again.
+ */
+export type Effect = 'none' | 'unknown';
+
 export interface PlantsErrorOptions {
   issues?: readonly Issue[];
   /** The number to report instead of the catalogue's, e.g. the `error` a server sent. */
@@ -49,11 +57,8 @@ export interface PlantsErrorOptions {
   /** A line of advice for people (`run plants login`), shown after the message. */
   hint?: string;
   cause?: unknown;
-  /**
-   * The operation failed part way and may nonetheless have taken effect (a store file renamed into
-   * place but not made durable): never report such a failure as "nothing was created".
-   */
-  mayHaveTakenEffect?: boolean;
+  /** Default `none`. */
+  effect?: Effect;
 }
 
 /** Every failure this project reports on purpose. Anything else reaching the top is a bug. */
@@ -63,7 +68,7 @@ export class PlantsError extends Error {
   readonly error: number;
   readonly issues: readonly Issue[];
   readonly hint: string | undefined;
-  readonly mayHaveTakenEffect: boolean;
+  readonly effect: Effect;
 
   constructor(code: ErrorCode, message: string, options: PlantsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -71,7 +76,7 @@ export class PlantsError extends Error {
     this.error = options.error ?? ERROR_NUMBERS[code];
     this.issues = options.issues ?? [];
     this.hint = options.hint;
-    this.mayHaveTakenEffect = options.mayHaveTakenEffect ?? false;
+    this.effect = options.effect ?? 'none';
   }
 }
 

@@ -1,28 +1,60 @@
 import type { NewPlant } from './schemas.js';
 
-/** What happened to one plant handed to a store. */
+/** What happened to one plant handed to a store to add. */
 export type AddOutcome = 'added' | 'duplicate';
 
+/** What happened to one id handed to a store to delete. */
+export type DeleteOutcome = 'deleted' | 'absent';
+
+/** A page of plants, in id order. */
+export interface ListQuery {
+  /** Only plants whose id is greater than this: the last id of the page before. */
+  after?: bigint;
+  /** At most this many plants. */
+  limit: number;
+  /** Only plants with exactly this tag. */
+  tag?: string;
+}
+
 /**
- * Where plants are kept. Implementations: the JSON file store (src/store/file-store.ts) and the
- * in-memory store (src/store/memory-store.ts).
+ * Where plants are kept: the one interface the CLI, the server and import use, whichever store is
+ * behind it (the JSON file store, the in-memory store of the tests). Writes resolve only once
+ * durable; they fail with a PlantsError whose `effect` says whether they may have taken effect.
  */
 export interface PlantStore {
   /**
    * Adds the plants in order; a plant whose id is taken (by the store or earlier in the same call)
-   * is not added. When the promise resolves, every added plant is durable. One outcome per plant.
+   * is not added. One outcome per plant.
    */
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]>;
+  /** Deletes the plants with these ids, in order; an id not there (or deleted earlier in the call) is absent. */
+  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]>;
+  get(id: bigint): Promise<NewPlant | undefined>;
+  /** A page of plants in id order: paging by `after` is stable under concurrent writes. */
+  list(query: ListQuery): Promise<NewPlant[]>;
+  /** Releases what the store holds (files, connections); after it, the store is not used again. */
+  close(): Promise<void>;
 }
 
 /**
- * Adds each plant whose id is free, in order: a later plant with an id taken earlier in the same
- * call is a duplicate too. Shared by every store, so that they agree on duplicates.
+ * The outcome of each add, decided the one way every store decides it, so that they agree: a
+ * plant whose id is there, or was added earlier in the same call, is a duplicate.
  */
-export function addEachNew(plants: readonly NewPlant[], ids: { has(id: bigint): boolean }, add: (plant: NewPlant) => void): AddOutcome[] {
-  return plants.map((plant) => {
-    if (ids.has(plant.id)) return 'duplicate';
-    add(plant);
+export function decideAdds(plants: readonly NewPlant[], has: (id: bigint) => boolean): AddOutcome[] {
+  const added = new Set<bigint>();
+  return plants.map(({ id }) => {
+    if (added.has(id) || has(id)) return 'duplicate';
+    added.add(id);
     return 'added';
+  });
+}
+
+/** The outcome of each delete: an id not there, or deleted earlier in the same call, is absent. */
+export function decideDeletes(ids: readonly bigint[], has: (id: bigint) => boolean): DeleteOutcome[] {
+  const deleted = new Set<bigint>();
+  return ids.map((id) => {
+    if (deleted.has(id) || !has(id)) return 'absent';
+    deleted.add(id);
+    return 'deleted';
   });
 }

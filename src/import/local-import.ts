@@ -12,7 +12,7 @@ import type { ImportSettings } from './settings.js';
  * of N rows costs O(N), and memory holds one batch, not the input. A kill leaves every finished
  * batch stored and nothing of the rest.
  */
-export async function importIntoStore(rows: AsyncIterable<Row[]>, store: PlantStore, tally: ImportTally, settings: ImportSettings, batchSize = 10_000): Promise<void> {
+export async function importIntoStore(rows: AsyncIterable<Row[]>, store: Pick<PlantStore, 'addAll'>, tally: ImportTally, settings: ImportSettings, batchSize = 10_000): Promise<void> {
   let batch: ValidRow[] = [];
   const flush = async () => {
     const sending = batch;
@@ -31,7 +31,7 @@ export async function importIntoStore(rows: AsyncIterable<Row[]>, store: PlantSt
       tally.stop(error);
       // The write is atomic: none of this batch is stored, unless it failed once in place.
       for (const row of sending) {
-        if (error.mayHaveTakenEffect) tally.unknown(row, error);
+        if (error.effect === 'unknown') tally.unknown(row, error);
         else tally.notSent(row);
       }
       return;

@@ -1,6 +1,5 @@
 import { ERROR_NUMBERS, isPlantsError, type PlantsError } from '../core/errors.js';
-import { certainlyNotProcessed } from '../client/answer.js';
-import type { PlantsClient } from '../client/plants-client.js';
+import type { PlantsClient } from '../client/client-options.js';
 import { admit } from './admit.js';
 import type { ImportTally } from './outcomes.js';
 import type { Row } from './rows.js';
@@ -66,7 +65,7 @@ function settle(row: Row, error: PlantsError, tally: ImportTally, settings: Impo
     default:
       // A refused token or no connection: nothing was created. A timeout, a dropped connection or
       // an answer outside the contract: the plant may exist. Either way the import cannot go on.
-      if (certainlyNotProcessed(error)) tally.notSent(row);
+      if (error.effect === 'none') tally.notSent(row);
       else tally.unknown(row, error);
       return tally.stop(error);
   }

@@ -1,11 +1,11 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
-import { canonicalPlant } from '../core/plant-line.js';
+import { readPlantJson } from '../core/plant-json.js';
 import { integerFromDecimalText } from '../core/int64.js';
 import { printable, thousands } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
-import { parseNewPlant, parseNewPlantText, readableId } from '../core/validate.js';
+import { parseNewPlantText, readableId } from '../core/validate.js';
 import type { Format } from './formats.js';
 import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type RawRecord } from './records.js';
 
@@ -109,16 +109,6 @@ function tooLong(at: RowPlace): InvalidRow {
   return { at, error: new PlantsError('payload_too_large', `the row is over ${thousands(MAX_ROW_BYTES)} bytes, the most a row may be`) };
 }
 
-/** A row's plant, or the validation error, with the row's id kept when it is readable. */
-function validated(at: RowPlace, raw: unknown, parse: () => NewPlant): Row {
-  try {
-    return { at, plant: parse() };
-  } catch (error) {
-    if (!isPlantsError(error)) throw error;
-    return failedRow(at, raw, error);
-  }
-}
-
 function failedRow(at: RowPlace, raw: unknown, error: PlantsError): Row {
   const id = readableId(raw);
   return id === undefined ? { at, raw, error } : { at, raw, error, id };
@@ -141,18 +131,13 @@ async function* ndjsonRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<R
   }
 }
 
-/** One row of JSON text (an NDJSON line, an array's element): the fast exact path for a canonical line, else the lossless parser. */
+/** One row of JSON text (an NDJSON line, an array's element), read by core/plant-json.ts. */
 function jsonRow(source: string, at: RowPlace): Row {
-  const fast = canonicalPlant(source);
-  if (fast !== undefined) return { at, plant: fast };
-  let value: unknown;
-  try {
-    value = parseJson(source);
-  } catch (error) {
-    const message = `not JSON (${(error as Error).message}): ${printable(source, 80)}`;
-    return { at, raw: source, error: new PlantsError('malformed_json', message) };
-  }
-  return validated(at, value, () => parseNewPlant(value));
+  const reading = readPlantJson(source);
+  if (reading.plant !== undefined) return { at, plant: reading.plant };
+  if (reading.notJson !== undefined) return { at, raw: source, error: new PlantsError('malformed_json', `not JSON (${reading.notJson}): ${printable(source, 80)}`) };
+  // Kept as the row was, for --rejects; its id, when that is readable, for the report.
+  return failedRow(at, parseJson(source), reading.invalid);
 }
 
 interface Columns {

@@ -1,17 +1,18 @@
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, PlantStore } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore } from '../core/store.js';
 
-interface Waiting {
-  plants: readonly NewPlant[];
-  resolve: (outcomes: AddOutcome[]) => void;
-  reject: (error: unknown) => void;
-}
+/** A call waiting for the next batch: what it asks, and how to answer it. */
+type Waiting =
+  | { kind: 'add'; plants: readonly NewPlant[]; resolve: (outcomes: AddOutcome[]) => void; reject: (error: unknown) => void }
+  | { kind: 'delete'; ids: readonly bigint[]; resolve: (outcomes: DeleteOutcome[]) => void; reject: (error: unknown) => void };
 
 /**
- * Group commit over another store. A file store pays a lock, a rewrite and two fsyncs per addAll;
- * calls that arrive while one is being written wait and then go together in ONE inner addAll, so
- * the cost is paid per batch, not per request. Each caller still learns exactly its own outcomes,
- * and only once they are durable. A call made while idle starts at once: no timer adds latency.
+ * Group commit over another store. A durable write costs a lock, an append and an fsync (or a
+ * database round trip); calls that arrive while one is being written wait, and then go together:
+ * each run of adds (or of deletes) in ONE inner call, in the order they arrived, so the cost is
+ * paid per batch, not per request. Each caller still learns exactly its own outcomes, and only
+ * once they are durable. A call made while idle starts at once: no timer adds latency. Reads go
+ * straight to the inner store.
  */
 export class BatchingStore implements PlantStore {
   private waiting: Waiting[] = [];
@@ -21,10 +22,20 @@ export class BatchingStore implements PlantStore {
 
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     if (plants.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ plants: [...plants], resolve, reject });
-      this.writing ??= this.writeWhileWaiting();
-    });
+    return new Promise((resolve, reject) => this.wait({ kind: 'add', plants: [...plants], resolve, reject }));
+  }
+
+  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => this.wait({ kind: 'delete', ids: [...ids], resolve, reject }));
+  }
+
+  get(id: bigint): Promise<NewPlant | undefined> {
+    return this.inner.get(id);
+  }
+
+  list(query: ListQuery): Promise<NewPlant[]> {
+    return this.inner.list(query);
   }
 
   /** Resolves when nothing is waiting or being written (e.g. at shutdown, after the last request). */
@@ -32,30 +43,49 @@ export class BatchingStore implements PlantStore {
     while (this.writing !== undefined) await this.writing;
   }
 
+  async close(): Promise<void> {
+    await this.drain();
+    await this.inner.close();
+  }
+
+  private wait(call: Waiting): void {
+    this.waiting.push(call);
+    this.writing ??= this.writeWhileWaiting();
+  }
+
   private async writeWhileWaiting(): Promise<void> {
     while (this.waiting.length > 0) {
       const batch = this.waiting;
       this.waiting = [];
-      await this.write(batch);
+      for (let start = 0; start < batch.length; ) {
+        let end = start + 1;
+        while (end < batch.length && (batch[end] as Waiting).kind === (batch[start] as Waiting).kind) end += 1;
+        await this.write(batch.slice(start, end));
+        start = end;
+      }
     }
     this.writing = undefined;
   }
 
-  /** One inner addAll for the whole batch; never throws (each caller gets the failure instead). */
-  private async write(batch: readonly Waiting[]): Promise<void> {
+  /** One inner call for a run of calls of one kind; never throws (each caller gets the failure instead). */
+  private async write(run: readonly Waiting[]): Promise<void> {
     try {
-      const plants = batch.flatMap((entry) => entry.plants);
-      const outcomes = await this.inner.addAll(plants);
-      if (outcomes.length !== plants.length) {
-        throw new Error(`the inner store returned ${outcomes.length} outcomes for ${plants.length} plants`);
-      }
+      const outcomes: (AddOutcome | DeleteOutcome)[] =
+        run[0]?.kind === 'add'
+          ? await this.inner.addAll(run.flatMap((call) => (call.kind === 'add' ? call.plants : [])))
+          : await this.inner.deleteAll(run.flatMap((call) => (call.kind === 'delete' ? call.ids : [])));
+      const asked = run.reduce((sum, call) => sum + (call.kind === 'add' ? call.plants.length : call.ids.length), 0);
+      if (outcomes.length !== asked) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${asked} ${run[0]?.kind === 'add' ? 'plants' : 'ids'}`);
       let start = 0;
-      for (const entry of batch) {
-        entry.resolve(outcomes.slice(start, start + entry.plants.length));
-        start += entry.plants.length;
+      for (const call of run) {
+        const count = call.kind === 'add' ? call.plants.length : call.ids.length;
+        const mine = outcomes.slice(start, start + count);
+        if (call.kind === 'add') call.resolve(mine as AddOutcome[]);
+        else call.resolve(mine as DeleteOutcome[]);
+        start += count;
       }
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      for (const call of run) call.reject(error);
     }
   }
 }

@@ -1,10 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { parseJson } from '../core/json.js';
-import { canonicalPlant } from '../core/plant-line.js';
+import { readPlantJson } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
-import { parseNewPlant } from '../core/validate.js';
-import { reject } from './failures.js';
+import { rejection } from './failures.js';
 
 /** `application/json`, with or without parameters (`; charset=utf-8`), in any case. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -21,7 +19,7 @@ export type BodyRead = { complete: true; bytes: Buffer } | { complete: false };
  * the connection, since the rest of the body is still on its way. With `keep: false` the bytes are
  * discarded as they come: used to skip the body of a request refused on its headers alone.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, keep = true): Promise<BodyRead> {
+export function readRequestBody(req: IncomingMessage, maxBytes: number, keep = true): Promise<BodyRead> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) return Promise.resolve({ complete: false });
   if (req.readableEnded) return Promise.resolve({ complete: true, bytes: Buffer.alloc(0) });
@@ -60,27 +58,18 @@ export class ClientGone extends Error {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The body's NewPlant: 400 malformed_json for bad UTF-8 or bad JSON, `invalid_plant` for JSON that
- * is not a NewPlant. A body in the canonical one-line form most clients send is read by the fast
- * exact path (core/plant-line.ts), which validates as it reads; any other is parsed losslessly,
- * then validated.
+ * The body's NewPlant (core/plant-json.ts): 400 malformed_json for bad UTF-8 or bad JSON, the
+ * `invalid_plant` error for JSON that is not a NewPlant.
  */
 export function newPlantOfBody(bytes: Buffer): NewPlant {
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
-    throw reject(400, 'malformed_json', 'the request body is not valid UTF-8');
+    throw rejection(400, 'malformed_json', 'the request body is not valid UTF-8');
   }
-  const plant = canonicalPlant(text);
-  if (plant !== undefined) return plant;
-  let json: unknown;
-  try {
-    json = parseJson(text);
-  } catch (error) {
-    // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
-    const reason = error instanceof SyntaxError ? printable(error.message) : error instanceof RangeError ? 'nested too deeply' : 'unreadable';
-    throw reject(400, 'malformed_json', `the request body is not valid JSON: ${reason}`);
-  }
-  return parseNewPlant(json);
+  const reading = readPlantJson(text);
+  if (reading.notJson !== undefined) throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${printable(reading.notJson)}`);
+  if (reading.invalid !== undefined) throw reading.invalid;
+  return reading.plant;
 }

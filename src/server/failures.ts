@@ -25,7 +25,8 @@ export function failure(status: number, code: ErrorCode, message: string, header
   return headers === undefined ? { status, error, message } : { status, error, message, headers };
 }
 
-export function reject(status: number, code: ErrorCode, message: string, headers?: Record<string, string>): RequestRejected {
+/** The RequestRejected to throw for a Failure of these parts. */
+export function rejection(status: number, code: ErrorCode, message: string, headers?: Record<string, string>): RequestRejected {
   return new RequestRejected(failure(status, code, message, headers));
 }
 
@@ -57,7 +58,7 @@ export function failureFor(error: unknown): { failure: Failure; expected: boolea
       case 'store_io':
       case 'store_locked':
       case 'store_corrupt':
-        return { failure: error.mayHaveTakenEffect ? OUTCOME_UNKNOWN : STORE_UNAVAILABLE, expected: false };
+        return { failure: error.effect === 'unknown' ? OUTCOME_UNKNOWN : STORE_UNAVAILABLE, expected: false };
       default:
         break;
     }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addPlant, toPlant } from '../core/create.js';
 import type { PlantStore } from '../core/store.js';
-import { ClientGone, isJsonContentType, newPlantOfBody, readBody } from './body.js';
-import { failure, failureFor, reject, type Failure } from './failures.js';
+import { ClientGone, isJsonContentType, newPlantOfBody, readRequestBody } from './body.js';
+import { failure, failureFor, rejection, type Failure } from './failures.js';
 import { sendFailure, sendJson } from './respond.js';
 
 export interface RequestHandlerOptions {
@@ -23,16 +23,16 @@ const ROUTE = '/plants';
  * nothing a client sends makes this throw or leaves the connection without an answer.
  */
 export function createRequestHandler(options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const tooLarge = () => reject(413, 'payload_too_large', `the request body is over the limit of ${options.maxBodyBytes} bytes`);
+  const tooLarge = () => rejection(413, 'payload_too_large', `the request body is over the limit of ${options.maxBodyBytes} bytes`);
 
   /** Refuses a request on its headers; the body is skipped first so the connection can be reused. */
   async function refuseEarly(req: IncomingMessage, res: ServerResponse, answer: Failure): Promise<void> {
-    const skipped = await readBody(req, options.maxBodyBytes, false);
+    const skipped = await readRequestBody(req, options.maxBodyBytes, false);
     sendFailure(res, answer, { close: !skipped.complete || options.isStopping() });
   }
 
   async function createFromBody(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const read = await readBody(req, options.maxBodyBytes);
+    const read = await readRequestBody(req, options.maxBodyBytes);
     if (!read.complete) throw tooLarge();
     const plant = await addPlant(options.store, newPlantOfBody(read.bytes));
     sendJson(res, 200, toPlant(plant), {}, { close: options.isStopping() });

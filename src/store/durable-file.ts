@@ -75,17 +75,22 @@ export interface ReplaceOptions {
   fs?: FileSystem;
 }
 
+/** The content of a file to write: whole, or produced in chunks by a function given `write`. */
+export type FileContent = string | Uint8Array | ((write: (chunk: string) => void) => void);
+
+/** Chunks are gathered to this size before each write(2). */
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
- * Replaces the file at `path` (a real path: symlinks already resolved) with `data`, atomically
+ * Replaces the file at `path` (a real path: symlinks already resolved) with `content`, atomically
  * and durably: a temporary file beside it is written in full, fsynced and checked to hold exactly
- * `data`, then renamed over `path`, and the directory fsynced. Until the rename, `path` is
- * untouched; a failure before it removes the temporary file and throws the cause (ENOSPC, EIO…);
- * a failure after it throws RenamedNotDurable. Synchronous: it is called by commands that wait for
- * it, and by a server only for the rare fold of its journal.
+ * what was written, then renamed over `path`, and the directory fsynced. Until the rename, `path`
+ * is untouched; a failure before it removes the temporary file and throws the cause (ENOSPC,
+ * EIO…); a failure after it throws RenamedNotDurable. Synchronous: commands wait for it, and a
+ * server calls it only for the rare fold of its journal.
  */
-export function replaceFileSync(path: string, data: string | Uint8Array, options: ReplaceOptions = {}): void {
+export function replaceFileSync(path: string, content: FileContent, options: ReplaceOptions = {}): void {
   const fs = options.fs ?? NODE_FS;
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const mode = options.mode ?? modeOf(fs, path);
   const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   // O_EXCL: never write through a file (or a link) someone else put at the temporary name.
@@ -94,10 +99,10 @@ export function replaceFileSync(path: string, data: string | Uint8Array, options
   try {
     // Exactly: open() applied the umask.
     if (mode !== undefined) fs.fchmodSync(fd, mode);
-    writeAllSync(fs, fd, bytes);
+    const written = writeContent(fs, fd, content);
     fs.fsyncSync(fd);
     const size = fs.fstatSync(fd).size;
-    if (size !== bytes.length) throw Object.assign(new Error(`the temporary file holds ${size} of ${bytes.length} bytes`), { code: 'EIO' });
+    if (size !== written) throw Object.assign(new Error(`the temporary file holds ${size} of ${written} bytes`), { code: 'EIO' });
     open = false;
     fs.closeSync(fd);
     fs.renameSync(temp, path);
@@ -111,6 +116,34 @@ export function replaceFileSync(path: string, data: string | Uint8Array, options
   } catch (error) {
     throw new RenamedNotDurable(error);
   }
+}
+
+/** Writes the content in full; returns the bytes written. */
+function writeContent(fs: FileSystem, fd: number, content: FileContent): number {
+  if (typeof content !== 'function') {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    writeAllSync(fs, fd, bytes);
+    return bytes.length;
+  }
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
+  let written = 0;
+  const flush = () => {
+    writeAllSync(fs, fd, buffer.subarray(0, used));
+    written += used;
+    used = 0;
+  };
+  content((chunk) => {
+    const size = Buffer.byteLength(chunk);
+    if (used + size > CHUNK_BYTES) flush();
+    if (size > CHUNK_BYTES) {
+      const bytes = Buffer.from(chunk);
+      writeAllSync(fs, fd, bytes);
+      written += bytes.length;
+    } else used += buffer.write(chunk, used);
+  });
+  flush();
+  return written;
 }
 
 function modeOf(fs: FileSystem, path: string): number | undefined {

@@ -1,326 +1,361 @@
-// fs.promises, not node:fs/promises: see journal.ts.
-import { promises as fs, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { canonicalPlant, encodePlant } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
-import { addEachNew, type AddOutcome, type PlantStore } from '../core/store.js';
-import { journalBytes, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile } from './journal.js';
-import { encodePlant } from '../core/plant-line.js';
-import { plantOfLine } from './plant-lines.js';
-import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
-import { appendToStoreFile, decodeStoreLines, encodeStoreLines } from './store-file.js';
-import { lockStore, storeLockedError, type HeldLock } from './store-lock.js';
+import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
 import { NODE_FS, RenamedNotDurable, replaceFileSync, type FileSystem } from './durable-file.js';
+import { deleteLine, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile, type JournalOps } from './journal.js';
+import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import { StoreFileIndex } from './store-file-index.js';
+import { indexStoreFile, writeStoreFile, type PlantLine } from './store-file.js';
+import { lockStore, storeLockedError } from './store-lock.js';
 
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
   lockWaitMs?: number;
   /** Called when a write has waited a second for another process's lock, and is still waiting. */
   onLockWait?: () => void;
-  /**
-   * Append new plants to `<store>.journal` instead of rewriting the store file (a server's many
-   * small batches, an import's many large ones). Without it, every write leaves the whole store
-   * in the store file.
-   */
-  journal?: boolean;
   /** The file system writes go through: node:fs, or in tests one that fails as a full disk does. */
   fs?: FileSystem;
+  /**
+   * The journal is folded into the store file when a write would make it more than this many
+   * lines and more than half the store: folds come at growing sizes, so their cost stays
+   * O(plants) in all. Default 10,000; tests fold small stores with less.
+   */
+  foldAt?: number;
 }
 
-/**
- * A journal is folded into the store file when it would hold more than this many plants and more
- * than the store file: folds come at doubling sizes, so their cost stays O(plants) in all.
- */
-const COMPACT_AT = 10_000;
-
-/**
- * What a FileStore keeps between writes: the ids only (a million plants cost ~60 MB, not ~250),
- * since the plants themselves are on disk and only a rewrite needs them.
- */
-interface State {
-  /** The files on disk as this state knows them (see OnDisk). */
-  onDisk: OnDisk;
-  ids: Set<bigint>;
-  journalPlants: number;
-  /** The journal's bytes up to its last whole line. */
-  journalBytes: number;
-  /** The files are no longer what this state says: read them again before the next write. */
-  stale?: boolean;
-  /**
-   * The store file is in our layout, and the journal repeats none of its plants: folding is then
-   * a matter of bytes (appendToStoreFile). Otherwise it goes plant by plant.
-   */
-  foldsAsText: boolean;
-  /**
-   * The store file as `load` read it (undefined: there was none), for a rewrite in the same locked
-   * call, so that a create reads the store once. Dropped after that call: between writes, ids only.
-   */
-  read?: { storeFile: Buffer | undefined };
-}
-
-/**
- * Which version of the files is on disk. The store file is only ever replaced (a new inode, a new
- * mtime); the journal only grows, or goes. So a state is still current when the store file's stat
- * and the journal's inode and size are what it last saw: then no other process wrote.
- */
-interface OnDisk {
+/** The files on disk as last read: unchanged (no other process wrote), what was read still holds. */
+interface Stamp {
+  /** The store file's inode, size, mtime and ctime: it is only ever replaced, never changed in place. */
   store: string;
+  /** The journal only grows (or goes, at a fold, with the store file replaced). */
   journal: JournalFile;
 }
 
-function sameFiles(a: OnDisk, b: OnDisk): boolean {
-  return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
+/** The journal as read: each id's state, and what a fold and the next append need. */
+interface Journal {
+  ops: JournalOps;
+  lines: number;
+  wholeBytes: number;
+  /** The ids of `ops` in order, for a page of `list`; made when first asked for after a change. */
+  sorted?: bigint[];
+}
+
+/** The store as this process last read it, for as long as the stamp says the files are unchanged. */
+interface Snapshot {
+  stamp: Stamp;
+  base: StoreFileIndex;
+  journal: Journal;
 }
 
 /**
- * The JSON file store. Every change happens under a cross-process lock (store-lock.ts). The store
- * file is only ever replaced whole: written in full to a temp file, fsynced, checked, renamed, the
- * directory fsynced (durable-file.ts), so readers, killed writers and full disks never see a part
- * of one. With the `journal` option, batches are appended to the journal instead (journal.ts).
- *
- * Appends are asynchronous, so that a server gathers its next batch while the disk works.
- * Everything else (reading but for a fold's, stat, the lock, rewrites) is synchronous: a stat or a
- * mkdir takes microseconds, where a trip through libuv's thread pool and back costs ~0.3 ms, and a
- * rewrite is what a command waits for (a server rewrites only to fold its journal, rarely).
+ * The JSON file store: `<store>` (store-file.ts), the plants in id order, and `<store>.journal`
+ * (journal.ts), the changes since. Every write takes the cross-process lock (store-lock.ts),
+ * appends its lines to the journal, fsynced, and is acknowledged only then; when the journal
+ * outgrows `foldAt` and half the store, the write first folds it into a new store file (written in
+ * full, fsynced, renamed: durable-file.ts). Reads take a snapshot that the lock keeps consistent.
+ * Nothing is held between calls but the snapshot: the ids of the store file and its open file
+ * (store-file-index.ts), and the journal's lines, re-read only when another process changed the
+ * files (and then, if it only appended, only what it appended).
  */
 export class FileStore implements PlantStore {
-  private cache: State | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private held: HeldLock | undefined;
-  private releaseSoon: NodeJS.Immediate | undefined;
-  readonly journalPath: string;
-  private readonly appender: JournalAppender;
-
   readonly path: string;
+  private readonly journalPath: string;
+  private readonly appender: JournalAppender;
+  private readonly fs: FileSystem;
+  private snapshot: Snapshot | undefined;
+  /** One call at a time in this process: each sees the store as the one before left it. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
+  private constructor(
     path: string,
-    private readonly options: FileStoreOptions = {},
+    private readonly options: FileStoreOptions,
   ) {
     this.path = realStorePath(path);
     this.journalPath = journalPathOf(this.path);
-    this.appender = new JournalAppender(this.journalPath, options.fs);
+    this.fs = options.fs ?? NODE_FS;
+    this.appender = new JournalAppender(this.journalPath, this.fs);
   }
 
-  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
-    return this.locked(async (state) => {
-      const added: string[] = [];
-      const outcomes = addEachNew(plants, state.ids, (plant) => {
-        state.ids.add(plant.id);
-        added.push(encodePlant(plant));
-      });
-      if (added.length === 0) return outcomes;
-      const journalPlants = state.journalPlants + added.length;
-      if (this.options.journal === true && (journalPlants <= COMPACT_AT || journalPlants <= state.ids.size / 2)) {
-        state.onDisk.journal = await this.appender.append(added, state.onDisk.journal, state.journalBytes);
-        state.journalBytes = state.onDisk.journal.size;
-        state.journalPlants = journalPlants;
-      } else {
-        await this.rewrite(state, added);
-      }
+  /** The store at `path` (created on the first write), read and checked now: one not ours is `store_corrupt`. */
+  static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
+    const store = new FileStore(path, options);
+    await store.reading(() => undefined);
+    return store;
+  }
+
+  addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    return this.writing(async (snapshot) => {
+      const outcomes = decideAdds(plants, (id) => has(snapshot, id));
+      const added = plants.filter((_, i) => outcomes[i] === 'added').map((plant) => ({ id: plant.id, line: encodePlant(plant) }));
+      await this.append(snapshot, added.map(({ line }) => line), added);
       return outcomes;
     });
   }
 
-  /**
-   * Folds the journal into the store file, so that the store file alone holds every plant. With
-   * no journal there is nothing to do, and nothing is locked (a store in a read-only place).
-   */
-  async compact(): Promise<void> {
-    if (statJournal(this.journalPath).ino === undefined) return;
-    await this.locked(async (state) => {
-      if (state.onDisk.journal.ino !== undefined) await this.rewrite(state, []);
+  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+    return this.writing(async (snapshot) => {
+      const outcomes = decideDeletes(ids, (id) => has(snapshot, id));
+      const deleted = ids.filter((_, i) => outcomes[i] === 'deleted').map((id) => ({ id, line: null }));
+      await this.append(snapshot, deleted.map(({ id }) => deleteLine(id)), deleted);
+      return outcomes;
     });
   }
 
-  /** Closes the journal file kept open between appends (the store stays usable: it reopens). */
+  get(id: bigint): Promise<NewPlant | undefined> {
+    return this.reading((snapshot) => {
+      const op = snapshot.journal.ops.get(id);
+      if (op !== undefined) return op === null ? undefined : plantOfLine(op);
+      return snapshot.base.has(id) ? plantOfLine(snapshot.base.lineAt(snapshot.base.after(id) - 1)) : undefined;
+    });
+  }
+
+  list(query: ListQuery): Promise<NewPlant[]> {
+    return this.reading((snapshot) => pageOf(snapshot, query));
+  }
+
+  /** Waits for the calls under way, and closes the files kept open (the store file, the journal). */
   async close(): Promise<void> {
-    await this.queue;
+    await this.queue.catch(() => undefined);
     this.appender.close();
+    this.snapshot?.base.close();
+    this.snapshot = undefined;
   }
 
-  /** Every plant on disk now (store file and journal), read without the lock. */
-  async read(): Promise<Map<bigint, NewPlant>> {
-    const plants = new Map<bigint, NewPlant>();
-    for (const [id, line] of this.lines()) plants.set(id, plantOfLine(line));
-    return plants;
-  }
-
-  /** Reads and checks the store now (throws `store_corrupt` for one that is not ours), and keeps it for the next write. */
-  async open(): Promise<void> {
-    const state = this.load(this.onDisk());
-    delete state.read;
-    this.cache = state;
-  }
-
-  /**
-   * Runs `work` on the current state under the lock, one call at a time. The state is kept for
-   * the next call, and re-read only if another process changed the files meanwhile: a
-   * long-running server stays O(batch) per write, yet sees what a `--local` create added.
-   */
-  private locked<T>(work: (state: State) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.lockedNow(work));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async lockedNow<T>(work: (state: State) => Promise<T>): Promise<T> {
-    // A lock still held from the call just before: nobody else can have written since.
-    let lock = this.held;
-    const state = lock !== undefined ? this.cache : undefined;
-    await this.keepLock(undefined);
-    lock ??= await lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait);
+  /**
+   * A read, on a snapshot that holds. The one kept, while the files' stamps are as it saw them (a
+   * stat of each). Else the files are read again without the lock, which a read-only store could
+   * not take, and the stamps checked once more: unchanged, no other process wrote meanwhile, so
+   * what was read is one state of the store (a fold in between would have replaced the store file
+   * and removed the journal). After three tries spoiled by writers, under the lock. The callback
+   * reads synchronously, so no write of this process comes between.
+   */
+  private reading<T>(read: (snapshot: Snapshot) => T): Promise<T> {
+    return this.enqueue(async () => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const kept = this.snapshot;
+        if (kept !== undefined && sameStamp(kept.stamp, this.stamp())) return read(kept);
+        const snapshot = this.current();
+        if (sameStamp(snapshot.stamp, this.stamp())) return read(snapshot);
+      }
+      const lock = await this.lock();
+      try {
+        return read(this.current());
+      } finally {
+        lock.release();
+      }
+    });
+  }
+
+  /**
+   * A write, under the lock, on the current snapshot. A failure forgets the snapshot: the next
+   * call reads the files again rather than trust what this one may have left half done.
+   */
+  private writing<T>(write: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+    return this.enqueue(async () => {
+      const lock = await this.lock();
+      try {
+        const snapshot = this.current();
+        // A lock this process lost (it stalled past its staleness) may be another writer's now.
+        if (lock.lost !== undefined) throw storeLockedError(this.path, lock.lost);
+        return await write(snapshot);
+      } catch (error) {
+        this.forget();
+        throw error;
+      } finally {
+        lock.release();
+      }
+    });
+  }
+
+  private lock() {
+    return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait);
+  }
+
+  /**
+   * Appends the lines of one call's changes to the journal (folding it into the store file first,
+   * when it has grown enough), and once they are durable, records the changes in the snapshot.
+   */
+  private async append(before: Snapshot, lines: string[], changes: { id: bigint; line: string | null }[]): Promise<void> {
+    if (lines.length === 0) return;
+    const tooLarge = before.journal.lines + lines.length > Math.max(this.options.foldAt ?? 10_000, before.base.size / 2);
+    const snapshot = tooLarge ? this.fold(before) : before;
+    const { journal } = snapshot;
+    snapshot.stamp.journal = await this.appender.append(lines, snapshot.stamp.journal, journal.wholeBytes);
+    journal.wholeBytes = snapshot.stamp.journal.size;
+    journal.lines += lines.length;
+    for (const { id, line } of changes) journal.ops.set(id, line);
+    delete journal.sorted;
+  }
+
+  /**
+   * Writes the plants of the snapshot into a new store file, in id order (the store file's lines,
+   * the journal's where it has one, none where it deleted one), replaces the store file with it,
+   * and removes the journal. Returns the snapshot that follows, which is also kept: the new file
+   * and an empty journal.
+   */
+  private fold(snapshot: Snapshot): Snapshot {
+    const ids = journalIds(snapshot.journal);
+    const count = countAfterFold(snapshot, ids);
+    let written: ReturnType<typeof writeStoreFile> | undefined;
     try {
-      let current = state;
-      if (current === undefined) {
-        const onDisk = this.onDisk();
-        current = this.cache !== undefined && sameFiles(this.cache.onDisk, onDisk) ? this.cache : this.load(onDisk);
-      }
-      // `work` changes the state in place, so until it has written, the cache is not what is on disk.
-      this.cache = undefined;
-      // A lock we lost (this process stalled past its staleness) may be another writer's now.
-      if (lock.lost) throw storeLockedError(this.path, lock.lost);
-      const result = await work(current);
-      delete current.read;
-      // An append keeps state.onDisk up to date itself; a rewrite replaced the store file. Failing
-      // to learn its stat now only means reading the files again next time.
-      if (current.onDisk.store === '') {
-        try {
-          current.onDisk = this.onDisk();
-        } catch {
-          current.stale = true;
-        }
-      }
-      this.cache = current.stale === true ? undefined : current;
-      await this.keepLock(lock);
-      return result;
+      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, mergedPlants(snapshot, ids), count)), { fs: this.fs });
     } catch (error) {
-      lock.release();
+      if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
+      throw storeIoError(this.path, 'write', error);
+    }
+    // From here the new file holds every plant: what follows must not report them as not stored.
+    this.forget();
+    this.appender.close();
+    const { ids: newIds, starts, lengths } = written as NonNullable<typeof written>;
+    let base: StoreFileIndex | undefined;
+    try {
+      base = StoreFileIndex.inFile(openSync(this.path, 'r'), newIds, starts, lengths);
+      removeJournal(this.journalPath);
+      this.snapshot = { stamp: this.stamp(), base, journal: { ops: new Map(), lines: 0, wholeBytes: 0 } };
+      return this.snapshot;
+    } catch (error) {
+      // The next call reads the files again (a journal left behind is folded in harmlessly).
+      base?.close();
+      throw storeMaybeWrittenError(this.path, 'reopen after writing', error);
+    }
+  }
+
+  /**
+   * The snapshot, made current: read again if another process changed the files (only its appends,
+   * if that is all it did). Its stamp is the files' as they were before reading them.
+   */
+  private current(): Snapshot {
+    const stamp = this.stamp();
+    const kept = this.snapshot;
+    if (kept !== undefined && kept.stamp.store === stamp.store) {
+      const { journal } = kept;
+      if (kept.stamp.journal.ino === stamp.journal.ino && stamp.journal.size >= journal.wholeBytes) {
+        if (stamp.journal.size !== kept.stamp.journal.size) {
+          const read = readJournal(this.journalPath, journal.wholeBytes, journal.ops);
+          journal.lines += read.lines;
+          journal.wholeBytes = read.wholeBytes;
+          delete journal.sorted;
+        }
+        kept.stamp = stamp;
+        return kept;
+      }
+    }
+    this.forget();
+    const base = indexStoreFile(this.path) ?? StoreFileIndex.empty();
+    try {
+      const ops: JournalOps = new Map();
+      const read = readJournal(this.journalPath, 0, ops);
+      this.snapshot = { stamp, base, journal: { ops, lines: read.lines, wholeBytes: read.wholeBytes } };
+      return this.snapshot;
+    } catch (error) {
+      base.close();
       throw error;
     }
   }
 
-  /**
-   * Keeps the lock after a write until the event loop turns, for the write queued right behind it
-   * (a busy server's next batch): no lock, unlock or re-check of the files between batches. Any
-   * pause releases it, and other processes get their turn. Without the journal, released at once.
-   */
-  private async keepLock(lock: HeldLock | undefined): Promise<void> {
-    if (this.releaseSoon !== undefined) clearImmediate(this.releaseSoon);
-    this.releaseSoon = undefined;
-    this.held = undefined;
-    if (lock === undefined) return;
-    if (this.options.journal !== true) {
-      lock.release();
-      return;
-    }
-    this.held = lock;
-    this.releaseSoon = setImmediate(() => {
-      this.held = undefined;
-      this.releaseSoon = undefined;
-      lock.release();
-    });
+  private forget(): void {
+    this.snapshot?.base.close();
+    this.snapshot = undefined;
   }
 
-  private load(onDisk: OnDisk): State {
-    const storeFile = this.storeFileBytes();
-    const stored = decodeStoreFile(storeFile, this.path);
-    const journal = readJournal(this.journalPath);
-    const ids = new Set(stored.plants.keys());
-    let journalRepeats = false;
-    for (const { id } of journal.plants) {
-      if (ids.has(id)) journalRepeats = true;
-      else ids.add(id);
-    }
-    return { onDisk, ids, journalPlants: journal.plants.length, journalBytes: journal.wholeBytes, foldsAsText: stored.ourLayout && !journalRepeats, read: { storeFile } };
-  }
-
-  /** Every plant as its line, by id: the store file's (as given, or read now), then the journal's it does not repeat. */
-  private lines(read?: State['read']): Map<bigint, string> {
-    const lines = decodeStoreFile(read !== undefined ? read.storeFile : this.storeFileBytes(), this.path).plants;
-    for (const { id, line } of readJournal(this.journalPath).plants) {
-      // An id the store file holds already was folded into it by a compaction the journal outlived.
-      if (!lines.has(id)) lines.set(id, line);
-    }
-    return lines;
-  }
-
-  /** The store file's bytes; undefined if there is none yet. */
-  private storeFileBytes(): Buffer | undefined {
-    try {
-      return readFileSync(this.path);
-    } catch (error) {
-      return noStoreFile(this.path, error);
-    }
-  }
-
-  /**
-   * The same, read asynchronously, for a fold: unlike the reads above, measured worse in sync. A
-   * 1,000,000-row import --local peaked at 390-430 MB with a synchronous read here, 300-310 MB with
-   * this one (6 runs each): while the disk works, V8's collector frees the previous fold's buffers.
-   */
-  private async storeFileBytesToFold(): Promise<Buffer | undefined> {
-    try {
-      return await fs.readFile(this.path);
-    } catch (error) {
-      return noStoreFile(this.path, error);
-    }
-  }
-
-  /**
-   * Replaces the store file with every plant on disk plus `added`, durably, then drops the journal.
-   * The files are as `state` found them (the lock is held), so in the usual case the new store is
-   * the old text with the journal's lines and the new ones appended: no plant is parsed again.
-   */
-  private async rewrite(state: State, added: readonly string[]): Promise<void> {
-    let file: Buffer | string;
-    if (state.foldsAsText) {
-      const journal = journalBytes(this.journalPath, state.journalBytes);
-      const lines = added.length === 0 ? journal : Buffer.concat([journal, Buffer.from(`${added.join('\n')}\n`)]);
-      file = appendToStoreFile(state.read !== undefined ? state.read.storeFile : await this.storeFileBytesToFold(), lines);
-    } else {
-      file = encodeStoreLines([...this.lines(state.read).values(), ...added]);
-    }
-    await this.write(file);
-    // From here the plants are stored: what follows must not report them as not created.
-    if (state.onDisk.journal.ino !== undefined) {
-      try {
-        removeJournal(this.journalPath);
-        this.appender.close();
-      } catch {
-        // A journal left behind repeats what the store file now holds, which every read skips;
-        // the next write reads the files again and folds it away.
-        state.stale = true;
-      }
-    }
-    state.journalPlants = 0;
-    state.journalBytes = 0;
-    state.foldsAsText = true;
-    // The store file is new: its stat is taken once the work is done.
-    state.onDisk = { store: '', journal: { ino: undefined, size: 0 } };
-  }
-
-  /** Replaces the store file durably (protected: tests make it fail). */
-  protected async write(file: Buffer | string): Promise<void> {
-    try {
-      replaceFileSync(this.path, file, { fs: this.options.fs ?? NODE_FS });
-    } catch (error) {
-      // Renamed into place, so readers see the new file; it may not survive a crash.
-      if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
-      throw storeIoError(this.path, 'write', error);
-    }
-  }
-
-  private onDisk(): OnDisk {
-    return { store: storeStamp(this.path), journal: statJournal(this.journalPath) };
+  private stamp(): Stamp {
+    const info = statFile(this.path);
+    return { store: info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, journal: statJournal(this.journalPath) };
   }
 }
 
-/** A store file's plants as their lines, and whether it is in our layout. No file: no plants. */
-function decodeStoreFile(bytes: Buffer | undefined, path: string): { plants: Map<bigint, string>; ourLayout: boolean } {
-  return bytes === undefined ? { plants: new Map(), ourLayout: true } : decodeStoreLines(bytes.toString('utf8'), path);
+function sameStamp(a: Stamp, b: Stamp): boolean {
+  return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
+}
+
+function has(snapshot: Snapshot, id: bigint): boolean {
+  const op = snapshot.journal.ops.get(id);
+  return op !== undefined ? op !== null : snapshot.base.has(id);
+}
+
+function journalIds(journal: Journal): bigint[] {
+  journal.sorted ??= [...journal.ops.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return journal.sorted;
+}
+
+/** A line this store wrote or checked: canonical, so read by the fast path. */
+function plantOfLine(line: string): NewPlant {
+  const plant = canonicalPlant(line);
+  if (plant === undefined) throw new Error(`not a canonical plant line: ${line}`);
+  return plant;
+}
+
+/**
+ * The plants of the store file and the journal together, in id order, from the position of each
+ * after which the page starts: where both name an id, the journal's line (or deletion) is its state.
+ */
+function* merged(snapshot: Snapshot, ids: bigint[], from: { base: number; journal: number }): Generator<PlantLine> {
+  const { base, journal } = snapshot;
+  let i = from.base;
+  let j = from.journal;
+  while (i < base.size || j < ids.length) {
+    const baseId = i < base.size ? base.idAt(i) : undefined;
+    const journalId = j < ids.length ? (ids[j] as bigint) : undefined;
+    if (journalId !== undefined && (baseId === undefined || journalId <= baseId)) {
+      j += 1;
+      if (journalId === baseId) i += 1;
+      const line = journal.ops.get(journalId);
+      if (line !== null && line !== undefined) yield { id: journalId, line };
+    } else {
+      i += 1;
+      yield { id: baseId as bigint, line: base.lineAt(i - 1) };
+    }
+  }
+}
+
+function mergedPlants(snapshot: Snapshot, ids: bigint[]): Iterable<PlantLine> {
+  return merged(snapshot, ids, { base: 0, journal: 0 });
+}
+
+/** How many plants a fold writes: the store file's, plus the journal's new ids, less its deletions. */
+function countAfterFold(snapshot: Snapshot, ids: bigint[]): number {
+  let count = snapshot.base.size;
+  for (const id of ids) {
+    const inBase = snapshot.base.has(id);
+    const line = snapshot.journal.ops.get(id);
+    if (line === null && inBase) count -= 1;
+    if (line !== null && !inBase) count += 1;
+  }
+  return count;
+}
+
+function pageOf(snapshot: Snapshot, { after, limit, tag }: ListQuery): NewPlant[] {
+  const ids = journalIds(snapshot.journal);
+  const from = after === undefined ? { base: 0, journal: 0 } : { base: snapshot.base.after(after), journal: upperBound(ids, after) };
+  const page: NewPlant[] = [];
+  if (limit <= 0) return page;
+  for (const { line } of merged(snapshot, ids, from)) {
+    const plant = plantOfLine(line);
+    if (tag !== undefined && plant.tag !== tag) continue;
+    page.push(plant);
+    if (page.length >= limit) break;
+  }
+  return page;
+}
+
+/** The position of the first of the ascending `ids` greater than `id`. */
+function upperBound(ids: bigint[], id: bigint): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ids[middle] as bigint) <= id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -347,14 +382,4 @@ function realStorePath(path: string): string {
     }
   }
   return current;
-}
-
-function noStoreFile(path: string, error: unknown): undefined {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw storeIoError(path, 'read', error);
-}
-
-function storeStamp(path: string): string {
-  const info = statFile(path);
-  return info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }

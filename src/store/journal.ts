@@ -1,43 +1,84 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, NODE_FS, syncDirectory, writeAll, type FileSystem } from './durable-file.js';
-import { decodePlantLine, type PlantLine } from './plant-lines.js';
-import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import { statFile, storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 
 /**
- * `<store>.journal`: plants appended since the store file was last written, one JSON line each.
- * Appending a batch costs O(batch), where rewriting the store costs O(store): this is what lets a
- * server answer thousands of durable creates a second. A batch is acknowledged only after its
- * lines are fsynced; a crash mid-append leaves a torn last line, which was never acknowledged and
- * is dropped. The journal is folded into the store file now and then (compaction), after which it
- * is removed; lines for ids the store file already holds (a crash between the two) are skipped.
+ * `<store>.journal`: every change since the store file was last written, one JSON line each: a
+ * plant added (`{"id":1,"name":"Fern"}`) or an id deleted (`{"delete":1}`). Appending a batch costs
+ * O(batch), where rewriting the store costs O(store): this is what lets a server answer thousands
+ * of durable writes a second. A batch is acknowledged only once its lines are fsynced; a crash
+ * mid-append leaves a torn last line, which was never acknowledged and is dropped. The journal is
+ * folded into the store file now and then, and then removed; folding it again (a crash between
+ * the two) changes nothing, since each id's last line in the journal is its state.
  */
-/** The journal beside a store file. */
 export function journalPathOf(storePath: string): string {
   return `${storePath}.journal`;
 }
 
-export interface JournalState {
-  plants: PlantLine[];
-  /** Bytes up to the end of the last whole line: a torn tail beyond it is cut before appending. */
+/** The line that deletes a plant. */
+export function deleteLine(id: bigint): string {
+  return `{"delete":${id}}`;
+}
+
+const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
+
+/** What a journal says of each id it names: its canonical line, or null for deleted; the last line wins. */
+export type JournalOps = Map<bigint, string | null>;
+
+export interface JournalRead {
+  /** Lines read. */
+  lines: number;
+  /** Where the last whole line ends: a torn tail beyond it is cut before the next append. */
   wholeBytes: number;
 }
 
-export function readJournal(path: string): JournalState {
+/**
+ * Reads the journal's whole lines from byte `from` on (0: all of it; more: what was appended since
+ * a read up to there) into `ops`. No journal: nothing.
+ */
+export function readJournal(path: string, from: number, ops: JournalOps): JournalRead {
+  if (statFile(path) === undefined) return { lines: 0, wholeBytes: 0 };
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      bytes = Buffer.allocUnsafe(Math.max(0, size - from));
+      let got = 0;
+      while (got < bytes.length) {
+        const read = readSync(fd, bytes, got, bytes.length - got, from + got);
+        if (read === 0) break;
+        got += read;
+      }
+      bytes = bytes.subarray(0, got);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plants: [], wholeBytes: 0 };
     throw storeIoError(path, 'read', error);
   }
   // Counted in bytes on disk, not in decoded text: appends cut the file to exactly this length.
-  const wholeBytes = bytes.lastIndexOf(10) + 1;
-  const lines = bytes.toString('utf8', 0, wholeBytes).split('\n');
-  lines.pop();
-  const where = (index: number) => `line ${index + 1}`;
-  const plants: PlantLine[] = [];
-  for (let index = 0; index < lines.length; index += 1) plants.push(decodePlantLine(lines[index] as string, path, index, where));
-  return { plants, wholeBytes };
+  const whole = bytes.lastIndexOf(10) + 1;
+  let lines = 0;
+  for (let start = 0; start < whole; ) {
+    const end = bytes.indexOf(10, start);
+    const text = bytes.toString('utf8', start, end);
+    lines += 1;
+    const deleted = DELETE_LINE.exec(text);
+    if (deleted !== null) ops.set(BigInt(deleted[1] as string), null);
+    else {
+      const reading = readPlantJson(text);
+      if (reading.plant === undefined) {
+        // Named by its number when the journal was read from its start, else by where it is.
+        const where = from === 0 ? `line ${lines}` : `the line at byte ${from + start}`;
+        throw storeCorruptError(path, reading.notJson !== undefined ? `${where} is not JSON (${reading.notJson})` : `${where}: ${reading.invalid.message}`);
+      }
+      ops.set(reading.plant.id, reading.canonical ? text : encodePlant(reading.plant));
+    }
+    start = end + 1;
+  }
+  return { lines, wholeBytes: from + whole };
 }
 
 /** The journal file as last seen: its inode (undefined: no file) and size (a torn tail included). */
@@ -88,7 +129,7 @@ export class JournalAppender {
       if (seen.ino === undefined) syncDirectory(this.path, this.fs);
       return { ino: this.fdIno, size: wholeBytes + data.length };
     } catch (error) {
-      // Not durable, so reported as not added: take the lines back out, lest a read find them.
+      // Not durable, so reported as not done: take the lines back out, lest a read find them.
       let takenBack = true;
       if (fd !== undefined) {
         try {
@@ -117,16 +158,7 @@ export class JournalAppender {
   }
 }
 
-/** The whole lines of the journal as bytes, unchecked: for folding a journal already read and checked. */
-export function journalBytes(path: string, wholeBytes: number): Buffer {
-  if (wholeBytes === 0) return Buffer.alloc(0);
-  try {
-    return readFileSync(path).subarray(0, wholeBytes);
-  } catch (error) {
-    throw storeIoError(path, 'read', error);
-  }
-}
-
+/** Removes the journal once folded; one left behind (a failure here) is folded again harmlessly. */
 export function removeJournal(path: string): void {
   try {
     unlinkSync(path);

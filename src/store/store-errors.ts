@@ -9,7 +9,7 @@ export function storeIoError(path: string, action: string, error: unknown): Plan
 export function storeMaybeWrittenError(path: string, action: string, error: unknown): PlantsError {
   return new PlantsError('store_io', `could not ${action} the store ${path} (${reasonOf(error)}): the plants may or may not be stored`, {
     cause: error,
-    mayHaveTakenEffect: true,
+    effect: 'unknown',
   });
 }
 

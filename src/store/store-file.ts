@@ -1,8 +1,10 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { jsonNumberText, parseJson } from '../core/json.js';
+import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
-import { encodePlant } from '../core/plant-line.js';
-import { decodePlantLine, plantLine, plantOfLine, type PlantLine } from './plant-lines.js';
-import { storeCorruptError } from './store-errors.js';
+import { parseNewPlant } from '../core/validate.js';
+import { statFile, storeCorruptError, storeIoError } from './store-errors.js';
+import { StoreFileIndex } from './store-file-index.js';
 
 /**
  * The store file format, version 1:
@@ -15,121 +17,204 @@ import { storeCorruptError } from './store-errors.js';
  *     ]
  *   }
  *
- * One plant per line, ids as exact JSON integers. The `plantStore` marker is how we know a file is
- * ours: anything else is refused, never overwritten. Any JSON document of this shape is read (a
- * file edited by hand); the layout above, the one we write, is read faster.
+ * One plant per line, in id order, each in its canonical form (core/plant-json.ts), ids as exact
+ * JSON integers. The `plantStore` marker is how we know a file is ours: anything else is refused,
+ * never overwritten. Any JSON document of this shape is read (a file edited by hand, or written
+ * by an older plants in another order); the layout above, the one we write, is read line by line.
  *
- * Beside it, `<store>.journal` may hold plants added since (see journal.ts).
+ * Beside it, `<store>.journal` holds what changed since (journal.ts).
  */
 export const FORMAT_VERSION = 1;
 
 const HEAD = `{\n  "plantStore": ${FORMAT_VERSION},\n  "plants": [`;
 const TAIL = ']\n}\n';
 const INDENT = '    ';
-
-/** A store file of these canonical plant lines. */
-export function encodeStoreLines(lines: readonly string[]): string {
-  // One join over the lines themselves: no second string per plant (a store may hold millions).
-  return lines.length === 0 ? `${HEAD}${TAIL}` : `${HEAD}\n${INDENT}${lines.join(`,\n${INDENT}`)}\n  ${TAIL}`;
-}
-
-export function encodeStore(plants: Iterable<NewPlant>): string {
-  return encodeStoreLines([...plants].map(encodePlant));
-}
-
-const EMPTY_STORE = `${HEAD}${TAIL}`;
+const EMPTY = `${HEAD}${TAIL}`;
 const LAST_LINE_END = `\n  ${TAIL}`;
-const SEPARATOR = Buffer.from(`,\n${INDENT}`);
 
-/**
- * A store file (its bytes, or undefined for none yet) with more plants at its end, given as
- * newline-terminated canonical lines (a journal's bytes), for a file in the layout we write: no
- * plant is parsed, and the new file is written into one buffer of its exact size, without an
- * object per line, so that folding a journal into a store of a million plants costs two passes
- * over its bytes and no garbage per plant. (A Buffer slice per line and per separator, then one
- * concat, made a 1,000,000-row import --local's last fold peak ~100 MB higher.)
- */
-export function appendToStoreFile(file: Buffer | undefined, lines: Buffer): Buffer {
-  const whole = lines.subarray(0, lines.lastIndexOf(10) + 1);
-  if (whole.length === 0) return file ?? Buffer.from(EMPTY_STORE);
-  const empty = file === undefined || file.equals(Buffer.from(EMPTY_STORE));
-  const head = empty ? Buffer.from(`${HEAD}\n${INDENT}`) : file.subarray(0, file.length - LAST_LINE_END.length);
-  const tail = Buffer.from(LAST_LINE_END);
-  let count = 0;
-  for (let end = whole.indexOf(10); end !== -1; end = whole.indexOf(10, end + 1)) count += 1;
-  // Each line loses its newline and gains a separator before it, but the first after an empty head.
-  const separators = empty ? count - 1 : count;
-  const size = head.length + whole.length - count + separators * SEPARATOR.length + tail.length;
-  const out = Buffer.allocUnsafe(size);
-  let offset = head.copy(out, 0);
-  let start = 0;
-  for (let end = whole.indexOf(10); end !== -1; end = whole.indexOf(10, start)) {
-    if (start > 0 || !empty) offset += SEPARATOR.copy(out, offset);
-    offset += whole.copy(out, offset, start, end);
-    start = end + 1;
-  }
-  offset += tail.copy(out, offset);
-  // Every byte of `out` was written just above, or the store would get what memory held before.
-  if (offset !== size) throw new Error(`appendToStoreFile wrote ${offset} of ${size} bytes`);
-  return out;
+/** A store file of these plants, in the order given. */
+export function encodeStore(plants: Iterable<NewPlant>): string {
+  const lines = [...plants].map(encodePlant);
+  return lines.length === 0 ? EMPTY : `${HEAD}\n${INDENT}${lines.join(`,\n${INDENT}`)}${LAST_LINE_END}`;
+}
+
+/** A plant of a store file being written, with its canonical line. */
+export interface PlantLine {
+  id: bigint;
+  line: string;
+}
+
+/** Where the lines of a store file being written went: their ids, byte positions and lengths, in order. */
+export interface WrittenLines {
+  ids: BigInt64Array;
+  starts: Float64Array;
+  lengths: Uint32Array;
 }
 
 /**
- * The plant lines of a store file, keyed by id, in file order, and whether the file is in the
- * layout we write (so that appendToStoreFile may extend it). Throws `store_corrupt` for anything
- * not ours.
+ * Writes a store file of `count` plants, given in id order by `plants`, through `write`; returns
+ * where each line went, so that the file can be read by position without being read again.
  */
-export function decodeStoreLines(text: string, path: string): { plants: Map<bigint, string>; ourLayout: boolean } {
-  const lines = canonicalBody(text);
-  const plants = new Map<bigint, string>();
-  const add = (plant: PlantLine, index: number) => {
-    if (plants.has(plant.id)) throw storeCorruptError(path, `plants[${index}]: id ${plant.id} appears twice`);
-    plants.set(plant.id, plant.line);
-  };
-  const where = (index: number) => `plants[${index}]`;
-  if (lines !== undefined) {
-    try {
-      // Indexed: see decodePlantLine.
-      for (let index = 0; index < lines.length; index += 1) add(decodePlantLine(lines[index] as string, path, index, where), index);
-      return { plants, ourLayout: true };
-    } catch {
-      // Our layout at a glance, but not line by line (a plant split over lines by hand): the whole
-      // document is read below, which also says precisely what is wrong, if anything is.
-      plants.clear();
+export function writeStoreFile(write: (chunk: string) => void, plants: Iterable<PlantLine>, count: number): WrittenLines {
+  const written: WrittenLines = { ids: new BigInt64Array(count), starts: new Float64Array(count), lengths: new Uint32Array(count) };
+  let position = Buffer.byteLength(HEAD);
+  let index = 0;
+  write(HEAD);
+  for (const { id, line } of plants) {
+    const before = index === 0 ? `\n${INDENT}` : `,\n${INDENT}`;
+    write(before);
+    write(line);
+    const length = Buffer.byteLength(line);
+    written.ids[index] = id;
+    written.starts[index] = position + before.length;
+    written.lengths[index] = length;
+    position += before.length + length;
+    index += 1;
+  }
+  if (index !== count) throw new Error(`writeStoreFile was told of ${count} plants and given ${index}`);
+  write(index === 0 ? TAIL : LAST_LINE_END);
+  return written;
+}
+
+/** Read in blocks of this size, whatever the size of the file. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The index of a store file, undefined when there is none. Reads the file once, a block at a time,
+ * checking every plant as any input is checked; a file that is not ours is refused
+ * (`store_corrupt`). A file in our layout is indexed by the position of its lines, and stays open
+ * to read them; any other (edited by hand) is read whole and held in memory, in id order, until the
+ * next fold writes it in our layout.
+ */
+export function indexStoreFile(path: string): StoreFileIndex | undefined {
+  if (statFile(path) === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw storeIoError(path, 'read', error);
+  }
+  let text: string;
+  try {
+    const index = indexOurLayout(fd, path);
+    if (index !== undefined) return index;
+    text = readWhole(fd, path);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  closeSync(fd);
+  return indexAnyLayout(text, path);
+}
+
+/**
+ * The index of a file in exactly the layout we write, every line a canonical plant; undefined for
+ * any other layout. Plants out of id order (written by an older plants) are put in order here.
+ */
+function indexOurLayout(fd: number, path: string): StoreFileIndex | undefined {
+  const ids: bigint[] = [];
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  let inOrder = true;
+  // The lines, in order: HEADER_LINES, then plants (`    {...},`, the last without the comma), then
+  // the closing lines; or, for an empty store, its own header.
+  let line = 0;
+  let plantsDone = false;
+  let closing = 0;
+  const onLine = (block: Buffer, from: number, to: number, position: number): boolean => {
+    line += 1;
+    if (line <= HEADER_LINES.length) {
+      const expected = HEADER_LINES[line - 1] as Buffer;
+      if (line === HEADER_LINES.length && to - from === EMPTY_PLANTS.length && block.compare(EMPTY_PLANTS, 0, EMPTY_PLANTS.length, from, to) === 0) {
+        plantsDone = true;
+        closing = 1;
+        return true;
+      }
+      return to - from === expected.length && block.compare(expected, 0, expected.length, from, to) === 0;
     }
+    if (!plantsDone) {
+      // `    {` at least, and a plant that ends in `}` or `},`.
+      if (to - from < INDENT.length + 2 || block[from] !== 0x20 || block[from + 1] !== 0x20 || block[from + 2] !== 0x20 || block[from + 3] !== 0x20) return false;
+      const last = block[to - 1] !== 0x2c;
+      const end = last ? to : to - 1;
+      const reading = readPlantJson(block.toString('utf8', from + INDENT.length, end));
+      // Not canonical (or not a plant): read as any layout, which also says precisely what is wrong.
+      if (reading.plant === undefined || !reading.canonical) return false;
+      const id = reading.plant.id;
+      if (ids.length > 0 && id <= (ids[ids.length - 1] as bigint)) inOrder = false;
+      ids.push(id);
+      starts.push(position + INDENT.length);
+      lengths.push(end - from - INDENT.length);
+      plantsDone = last;
+      return true;
+    }
+    const expected = CLOSING_LINES[closing];
+    closing += 1;
+    return expected !== undefined && to - from === expected.length && block.compare(expected, 0, expected.length, from, to) === 0;
+  };
+  if (!forEachLine(fd, path, onLine) || !plantsDone || closing !== CLOSING_LINES.length) return undefined;
+  const order = inOrder ? undefined : idOrder(ids, (position) => `plants[${position}]`, path);
+  const pick = <T>(values: T[]) => (order === undefined ? values : order.map((position) => values[position] as T));
+  return StoreFileIndex.inFile(fd, BigInt64Array.from(pick(ids)), Float64Array.from(pick(starts)), Uint32Array.from(pick(lengths)));
+}
+
+const HEADER_LINES = ['{', `  "plantStore": ${FORMAT_VERSION},`, '  "plants": ['].map((text) => Buffer.from(text));
+const EMPTY_PLANTS = Buffer.from('  "plants": []');
+const CLOSING_LINES = ['  ]', '}'].map((text) => Buffer.from(text));
+
+/**
+ * Calls `onLine` with each line of the file open as `fd` (its block, the line's bounds in it
+ * without the newline, and its byte position in the file), reading a block at a time, until it
+ * returns false; false then, or if the file does not end with a newline.
+ */
+function forEachLine(fd: number, path: string, onLine: (block: Buffer, from: number, to: number, position: number) => boolean): boolean {
+  let block = Buffer.allocUnsafe(READ_BYTES);
+  // Bytes of a line begun in the block before, at the start of `block`.
+  let carried = 0;
+  for (let position = 0; ; ) {
+    if (carried === block.length) {
+      // A line longer than a block: a bigger block.
+      const bigger = Buffer.allocUnsafe(block.length * 2);
+      block.copy(bigger, 0, 0, carried);
+      block = bigger;
+    }
+    let got: number;
+    try {
+      got = readSync(fd, block, carried, block.length - carried, position + carried);
+    } catch (error) {
+      throw storeIoError(path, 'read', error);
+    }
+    if (got === 0) return carried === 0;
+    const filled = carried + got;
+    let from = 0;
+    for (let end = block.indexOf(10, carried); end !== -1 && end < filled; end = block.indexOf(10, from)) {
+      if (!onLine(block, from, end, position + from)) return false;
+      from = end + 1;
+    }
+    block.copy(block, 0, from, filled);
+    position += from;
+    carried = filled - from;
   }
-  anyLayout(text, path).forEach((entry, index) => add(plantLine(entry, path, where(index)), index));
-  return { plants, ourLayout: false };
 }
 
-export function decodeStore(text: string, path: string): Map<bigint, NewPlant> {
-  const plants = new Map<bigint, NewPlant>();
-  for (const [id, line] of decodeStoreLines(text, path).plants) plants.set(id, plantOfLine(line));
-  return plants;
-}
-
-/** The plant lines of a file in exactly the layout we write, or undefined for any other layout. */
-function canonicalBody(text: string): string[] | undefined {
-  if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
-  const body = text.slice(HEAD.length, text.length - TAIL.length);
-  if (body === '') return [];
-  // "[\n  ]": empty, but not as we write it; appendToStoreFile knows only `[]`, so read it the slow way.
-  if (body === '\n  ') return undefined;
-  // JSON strings cannot hold a raw newline, so newlines split plants.
-  const lines = body.split('\n');
-  if (lines.shift() !== '' || lines.pop() !== '  ') return undefined;
-  const plants: string[] = [];
-  // Indexed: see decodePlantLine.
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index] as string;
-    const last = index === lines.length - 1;
-    if (!line.startsWith(INDENT) || (!last && !line.endsWith(','))) return undefined;
-    plants.push(line.slice(INDENT.length, last ? undefined : -1));
+function readWhole(fd: number, path: string): string {
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const read = readSync(fd, bytes, got, size - got, got);
+      if (read === 0) break;
+      got += read;
+    }
+    return bytes.toString('utf8', 0, got);
+  } catch (error) {
+    throw storeIoError(path, 'read', error);
   }
-  return plants;
 }
 
-function anyLayout(text: string, path: string): unknown[] {
+/** A store file in a layout of its own, read whole with the lossless parser, each plant checked. */
+function indexAnyLayout(text: string, path: string): StoreFileIndex {
   let document: unknown;
   try {
     document = parseJson(text);
@@ -142,5 +227,31 @@ function anyLayout(text: string, path: string): unknown[] {
   const version = jsonNumberText(document.plantStore);
   if (version !== String(FORMAT_VERSION)) throw storeCorruptError(path, `unsupported format version ${version ?? String(document.plantStore)}`);
   if (!Array.isArray(document.plants)) throw storeCorruptError(path, '"plants" is not an array');
-  return document.plants;
+  const plants = document.plants.map((entry: unknown, index: number) => {
+    try {
+      const plant = parseNewPlant(entry);
+      return { id: plant.id, line: encodePlant(plant) };
+    } catch (error) {
+      throw storeCorruptError(path, `plants[${index}]: ${(error as Error).message}`);
+    }
+  });
+  const order = idOrder(plants.map((plant) => plant.id), (position) => `plants[${position}]`, path);
+  return StoreFileIndex.inMemory(order === undefined ? plants : order.map((position) => plants[position] as PlantLine));
+}
+
+/**
+ * The positions of `ids` in ascending id order (undefined if they are in order already); an id
+ * that appears twice makes the store corrupt, named by where its second appearance is.
+ */
+function idOrder(ids: bigint[], where: (position: number) => string, path: string): number[] | undefined {
+  const order = ids.map((_, position) => position).sort((a, b) => {
+    const x = ids[a] as bigint;
+    const y = ids[b] as bigint;
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
+  for (let i = 1; i < order.length; i += 1) {
+    const id = ids[order[i] as number] as bigint;
+    if (id === ids[order[i - 1] as number]) throw storeCorruptError(path, `${where(order[i] as number)}: id ${id} appears twice`);
+  }
+  return order.every((position, i) => position === i) ? undefined : order;
 }

@@ -8,7 +8,7 @@ describe('plants create --local', () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json')).toBe(0);
     expect(t.stdout()).toBe('{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n');
-    expect(await readFile(t.storePath, 'utf8')).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
+    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
   });
 
   it('uses --store over PLANTS_STORE over the config file, relative to the working directory', async () => {
@@ -16,8 +16,8 @@ describe('plants create --local', () => {
     await t.run('config', 'set', 'store', join(t.dir, 'config.json.store'));
     expect(await t.run('create', '--local', '--store', 'flag.json', '--id', '1', '--name', 'a')).toBe(0);
     expect(await t.run('create', '--local', '--id', '2', '--name', 'b')).toBe(0);
-    expect(await readFile(join(t.dir, 'flag.json'), 'utf8')).toContain('"id":1');
-    expect(await readFile(join(t.dir, 'env.json'), 'utf8')).toContain('"id":2');
+    expect(await readFile(join(t.dir, 'flag.json.journal'), 'utf8')).toContain('"id":1');
+    expect(await readFile(join(t.dir, 'env.json.journal'), 'utf8')).toContain('"id":2');
     expect(t.stdout()).toBe(`Created plant 1 "a" in ${join(t.dir, 'flag.json')}\nCreated plant 2 "b" in ${join(t.dir, 'env.json')}\n`);
   });
 

@@ -40,8 +40,8 @@ describe('bin/plants.cjs', () => {
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toBe(`{\n  "id": ${id},\n  "name": "Edge"\n}\n`);
     }
-    // The default store is in the XDG data directory.
-    const store = await readFile(join(home, '.local/share/plants/plants.json'), 'utf8');
+    // The default store is in the XDG data directory; a write goes to its journal first.
+    const store = await readFile(join(home, '.local/share/plants/plants.json.journal'), 'utf8');
     expect(store).toContain('{"id":9223372036854775807,"name":"Edge"}');
     expect(store).toContain('{"id":-9223372036854775808,"name":"Edge"}');
     const tooBig = await runPlants(['create', '--local', '--id', '9223372036854775808', '--name', 'x'], env);

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/core/json.js';
-import { FileStore } from '../../src/store/file-store.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 // The contract's NewPlant, as its schema says and nothing narrower: `id` any int64, `name` any
 // string, `tag` any string or absent. Strings within our documented limit (1,000 characters), of
@@ -81,8 +81,8 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
       { numRuns: 300 },
     );
     // Both stores hold every plant exactly, read back from their files.
-    const served = await new FileStore(server.store).read();
-    const stored = await new FileStore(local.storePath).read();
+    const served = await storedPlants(server.store);
+    const stored = await storedPlants(local.storePath);
     for (const [id, plant] of sent) {
       expect(served.get(id)).toEqual(plant);
       expect(stored.get(id)).toEqual(plant);
@@ -90,7 +90,7 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
   });
 
   it('answers every body outside the schema with a 400 Error, and stores nothing', async () => {
-    const before = (await new FileStore(server.store).read()).size;
+    const before = (await storedPlants(server.store)).size;
     await fc.assert(
       fc.asyncProperty(invalidBody, async (body) => {
         const answer = await post(body);
@@ -99,7 +99,7 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
       }),
       { numRuns: 200 },
     );
-    expect((await new FileStore(server.store).read()).size).toBe(before);
+    expect((await storedPlants(server.store)).size).toBe(before);
   });
 });
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { FileStore } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 // A real file system that fills up while plants writes: every plant plants said it stored must be
 // there afterwards, and the store must load. (The same faults injected through an fs seam, where
@@ -28,7 +28,7 @@ async function fullStore(size: number, count: number, free: number): Promise<{ d
 }
 
 async function storedIds(store: string): Promise<Set<bigint>> {
-  return new Set((await new FileStore(store).read()).keys());
+  return new Set((await storedPlants(store)).keys());
 }
 
 let servers: RunningServer[] = [];
@@ -38,16 +38,30 @@ afterEach(async () => {
 });
 
 describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
-  it('create --local into a 5,000-plant store with 64 KiB free fails with exit 4 and leaves the store whole', async () => {
-    const { store } = await fullStore(1024 * 1024, 5_000, 64 * 1024);
+  it.each([
+    ['with no room for a line', 0, undefined],
+    ['with 64 KiB free, where the journal must first be folded into the store file', 64 * 1024, 10_000],
+  ])('create --local into a 5,000-plant store %s fails with exit 4 and loses nothing', async (_how, free, journalLines) => {
+    const { dir, store } = await fullStore(1024 * 1024, 5_000, 1024 * 1024);
+    if (journalLines !== undefined) writeFileSync(`${store}.journal`, plants(journalLines, 100_000).map((plant) => `{"id":${plant.id},"name":"${plant.name}","tag":"${plant.tag}"}\n`).join(''));
+    fillUntil(dir, free);
     const home = await tempDir();
     const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'one too many'], isolatedEnv(home));
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: could not write the store .*\(ENOSPC\)/);
+    expect(result.stderr).toMatch(/^error: could not (write|append to) the store .*\(ENOSPC\)/);
     expect(result.code).toBe(4);
     const ids = await storedIds(store);
-    expect(ids.size).toBe(5_000);
+    expect(ids.size).toBe(5_000 + (journalLines ?? 0));
     expect(ids.has(4_999n)).toBe(true);
+    expect(ids.has(-1n)).toBe(false);
+  });
+
+  it('create --local with room for its line only: created, exit 0, every plant there', async () => {
+    const { store } = await fullStore(1024 * 1024, 5_000, 4 * 1024);
+    const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'just fits'], isolatedEnv(await tempDir()));
+    expect(result.code).toBe(0);
+    const ids = await storedIds(store);
+    expect(ids.size).toBe(5_001);
   });
 
   it('import --local of 200,000 rows into 2 MiB: every row it counts as created is stored, exit 4', async () => {

@@ -1,9 +1,9 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStore } from '../../src/store/file-store.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 describe('plants import --local killed at any moment', () => {
   it('leaves a whole store, and a re-run with --on-conflict skip completes it: exactly 50,000', async () => {
@@ -24,7 +24,7 @@ describe('plants import --local killed at any moment', () => {
       const done = finished(child);
       setTimeout(() => child.kill('SIGKILL'), delayMs);
       await done;
-      sizes.push((await new FileStore(store).read()).size); // throws if the store is not whole
+      sizes.push((await storedPlants(store)).size); // throws if the store is not whole
       await rm(`${store}.lock`, { recursive: true, force: true });
     }
     // Kills landed at different points: the store grew in whole batches, never shrank.
@@ -35,7 +35,7 @@ describe('plants import --local killed at any moment', () => {
     const { counts } = JSON.parse(rerun.stdout);
     expect(counts.created + counts.skipped).toBe(rows);
     expect(counts.skipped).toBe(sizes.at(-1));
-    const plants = await new FileStore(store).read();
+    const plants = await storedPlants(store);
     expect(plants.size).toBe(rows);
     expect(plants.get(49_999n)).toEqual({ id: 49_999n, name: 'plant 49999' });
   });

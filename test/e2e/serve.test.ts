@@ -6,11 +6,10 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore } from '../../src/store/file-store.js';
-import { decodeStore } from '../../src/store/store-file.js';
 import { BIN, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 let servers: RunningServer[] = [];
 afterEach(async () => {
@@ -66,10 +65,11 @@ describe('plants create against a real plants serve', () => {
       await pool.close();
     }
     expect(await server.stop('SIGTERM')).toBe(0);
-    const stored = await readFile(server.store, 'utf8');
-    expect(stored).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
-    expect(stored).toContain('{"id":-9223372036854775808,"name":"Min"}');
-    expect(decodeStore(stored, server.store).size).toBe(2);
+    // On disk digit for digit (in the journal, until it is folded into the store file).
+    const journal = await readFile(`${server.store}.journal`, 'utf8');
+    expect(journal).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
+    expect(journal).toContain('{"id":-9223372036854775808,"name":"Min"}');
+    expect((await storedPlants(server.store)).size).toBe(2);
   });
 
   it('prints its address, and a generated token with the login line when none is configured', async () => {
@@ -103,7 +103,7 @@ describe('plants create against a real plants serve', () => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).toBe(0);
-    expect((await new FileStore(join(home, 's.json')).read()).size).toBe(3);
+    expect((await storedPlants(join(home, 's.json'))).size).toBe(3);
   });
 
   it.skipIf(process.platform === 'win32')('keeps serving while the reader of its log falls behind, and loses none of the log', async () => {
@@ -171,7 +171,7 @@ describe('plants create against a real plants serve', () => {
     expect((await runPlants(['create', '--id', '2', '--name', 'remote'], remote)).code).toBe(1);
     expect((await runPlants(['create', '--id', '3', '--name', 'remote'], remote)).code).toBe(0);
     expect(await server.stop('SIGTERM')).toBe(0);
-    expect([...decodeStore(await readFile(server.store, 'utf8'), server.store).values()].map((p) => p.name)).toEqual(['remote', 'local', 'remote']);
+    expect([...(await storedPlants(server.store)).values()].map((p) => p.name)).toEqual(['remote', 'local', 'remote']);
   });
 
   it('keeps all of 2,000 creates from 50 connections across a restart', async () => {
@@ -188,7 +188,7 @@ describe('plants create against a real plants serve', () => {
     }
     expect(await server.stop('SIGTERM')).toBe(0);
     server = await serve(home);
-    expect((await new FileStore(server.store).read()).size).toBe(2000);
+    expect((await storedPlants(server.store)).size).toBe(2000);
     const again = await request(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{"id":1999,"name":"x"}' });
     expect(again.statusCode).toBe(400);
     expect(await again.body.json()).toMatchObject({ error: 1002 });
@@ -215,7 +215,7 @@ describe('plants create against a real plants serve', () => {
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(acknowledged.length).toBeLessThan(20_000);
     server = await serve(home); // reads the store and its journal, or fails to start
-    const stored = await new FileStore(server.store).read();
+    const stored = await storedPlants(server.store);
     expect(acknowledged.filter((id) => !stored.has(BigInt(id)))).toEqual([]);
   });
 });

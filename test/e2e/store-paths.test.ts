@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 let servers: RunningServer[] = [];
 afterEach(async () => {
@@ -41,7 +41,7 @@ describe('the store path: a regular file or nothing yet', () => {
     expect(result.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe('elsewhere/deeper/real.json');
-    expect([...(await new FileStore(target).read()).keys()]).toEqual([1n]);
+    expect([...(await storedPlants(target)).keys()]).toEqual([1n]);
     // Through the link or to the file: one store, one lock.
     expect((await runPlants(['create', '--local', '--store', target, '--id', '1', '--name', 'Again'], isolatedEnv(home))).code).toBe(1);
   });

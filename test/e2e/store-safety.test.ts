@@ -1,16 +1,17 @@
 import { watch } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { decodeStore, encodeStore } from '../../src/store/store-file.js';
+import { encodeStore } from '../../src/store/store-file.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { lockStore } from '../../src/store/store-lock.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 async function plantsIn(path: string): Promise<Map<bigint, NewPlant>> {
-  return decodeStore(await readFile(path, 'utf8'), path);
+  return storedPlants(path);
 }
 
 describe('the local store under concurrent and killed writers', () => {

@@ -3,7 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { createPlantsClient } from '../../src/client/plants-client.js';
 import type { Context } from '../../src/cli/context.js';
-import { run } from '../../src/cli/main.js';
+import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { tempDir } from './temp.js';
@@ -53,7 +53,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     cwd: dir,
     configDir: join(dir, 'config'),
     dataDir: join(dir, 'data'),
-    openStore: async (path, storeOptions) => new FileStore(path, storeOptions),
+    openStore: ({ path }) => FileStore.open(path),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     onStopSignal(listener) {
@@ -67,7 +67,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     storePath: join(dir, 'data', 'plants.json'),
     stdout: out.text,
     stderr: err.text,
-    run: (...argv) => run(argv, ctx),
+    run: (...argv) => runCommandLine(argv, ctx),
     stop(signal = 'SIGTERM') {
       const listeners = [...stopListeners];
       stopListeners.clear();

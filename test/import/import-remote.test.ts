@@ -2,12 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/core/json.js';
-import { FileStore } from '../../src/store/file-store.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { testContext } from '../helpers/test-context.js';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 let server: RunningServer | undefined;
 let fake: FakeService | undefined;
@@ -24,7 +24,7 @@ function ndjson(count: number): string {
 
 /** The ids in a store, journal included (as after a server was killed). */
 async function storedIds(path: string): Promise<Set<bigint>> {
-  return new Set((await new FileStore(path).read()).keys());
+  return new Set((await storedPlants(path)).keys());
 }
 
 describe('plants import (remote)', () => {

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, PlantStore } from '../../src/core/store.js';
+import type { AddOutcome,} from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { DelegatingStore, storeWith } from '../helpers/stores.js';
 
 const plant = (id: number): NewPlant => ({ id: BigInt(id), name: `p${id}` });
 
 /** A store whose writes finish only when the test says so, recording each inner call. */
-class GatedStore implements PlantStore {
+class GatedStore extends DelegatingStore {
   readonly calls: NewPlant[][] = [];
   private readonly memory = new MemoryStore();
   private gates: { open: () => void; fail: (error: unknown) => void }[] = [];
 
-  addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+  override addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     this.calls.push([...plants]);
     return new Promise((resolve, reject) => {
       this.gates.push({ open: () => resolve(this.memory.addAll(plants)), fail: reject });
@@ -82,7 +83,7 @@ describe('BatchingStore', () => {
   });
 
   it('refuses outcomes that do not match the plants, rather than hand out wrong slices', async () => {
-    const store = new BatchingStore({ addAll: async () => ['added'] });
+    const store = new BatchingStore(storeWith({ addAll: async () => ['added'] }));
     await expect(store.addAll([plant(1), plant(2)])).rejects.toThrow(/1 outcomes for 2 plants/);
   });
 

@@ -4,17 +4,18 @@ import { tempDir } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, PlantStore } from '../../src/core/store.js';
+import type { AddOutcome,} from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { storedPlants } from '../helpers/stored-plants.js';
+import { DelegatingStore } from '../helpers/stores.js';
 
 /** Counts the inner writes, to see that requests arriving together share one. */
-class CountingStore implements PlantStore {
+class CountingStore extends DelegatingStore {
   calls = 0;
-  constructor(private readonly inner: PlantStore) {}
-  addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+  override addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     this.calls += 1;
     return this.inner.addAll(plants);
   }
@@ -49,12 +50,12 @@ describe('concurrent creates', () => {
 
   it('200 concurrent creates of one id on the batched file store: exactly one 200, one plant on disk', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const server = await startServer(new BatchingStore(new FileStore(path)));
+    const server = await startServer(new BatchingStore(await FileStore.open(path)));
     try {
       const statuses = await sameIdBurst(server, 200);
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 400)).toHaveLength(199);
-      expect((await new FileStore(path).read()).size).toBe(1);
+      expect((await storedPlants(path)).size).toBe(1);
     } finally {
       await server.stop();
     }
@@ -62,7 +63,7 @@ describe('concurrent creates', () => {
 
   it('2,000 distinct creates over 50 keep-alive connections all reach the file, in far fewer writes', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const counting = new CountingStore(new FileStore(path));
+    const counting = new CountingStore(await FileStore.open(path));
     const store = new BatchingStore(counting);
     const server = await startServer(store);
     const pool = new Pool(server.url, { connections: 50 });
@@ -78,7 +79,7 @@ describe('concurrent creates', () => {
       await server.stop();
       await store.drain();
       // A fresh read of the file, as a restarted server would see it.
-      const stored = await new FileStore(path).read();
+      const stored = await storedPlants(path);
       expect(stored.size).toBe(total);
       for (let id = 1; id <= total; id++) expect(stored.get(BigInt(id))?.name).toBe(`plant ${id}`);
       expect(counting.calls).toBeLessThan(total / 5);

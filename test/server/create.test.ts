@@ -7,6 +7,7 @@ import { BatchingStore } from '../../src/server/batching-store.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { storedPlants } from '../helpers/stored-plants.js';
 
 const MAX = '9223372036854775807';
 const MIN = '-9223372036854775808';
@@ -127,13 +128,13 @@ describe('POST /plants, the contract', () => {
 describe('POST /plants on the file store', () => {
   it('writes the int64 bounds to the file digit for digit', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const server = await startServer(new BatchingStore(new FileStore(path)));
+    const server = await startServer(new BatchingStore(await FileStore.open(path)));
     try {
       for (const id of [MAX, MIN]) expect((await server.send({ body: `{"id": ${id}, "name": "n${id}"}` })).status).toBe(200);
       expect((await server.send({ body: '{"id": 9223372036854775808, "name": "x"}' })).status).toBe(400);
-      const stored = await new FileStore(path).read();
-      expect([...stored.keys()]).toEqual([BigInt(MAX), BigInt(MIN)]);
-      const text = await readFile(path, 'utf8');
+      const stored = await storedPlants(path);
+      expect([...stored.keys()]).toEqual([BigInt(MIN), BigInt(MAX)]);
+      const text = await readFile(`${path}.journal`, 'utf8');
       expect(text).toContain(`"id":${MAX},`);
       expect(text).toContain(`"id":${MIN},`);
     } finally {

@@ -3,22 +3,23 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, PlantStore } from '../../src/core/store.js';
+import type { AddOutcome,} from '../../src/core/store.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { isStopping, listen, stopServer } from '../../src/server/lifecycle.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { expectDocumentedAnswer } from './support/openapi.js';
 import { TOKEN } from './support/server.js';
+import { DelegatingStore } from '../helpers/stores.js';
 
 /** A store whose single write waits for the test to let it through. */
-class HeldStore implements PlantStore {
+class HeldStore extends DelegatingStore {
   private readonly memory = new MemoryStore();
   release: () => void = () => undefined;
   // Declared before `entered`, whose initializer sets it: class fields initialise in order.
   private signalEntered: () => void = () => undefined;
   readonly entered = new Promise<void>((resolve) => (this.signalEntered = resolve));
 
-  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+  override async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     this.signalEntered();
     await new Promise<void>((resolve) => (this.release = resolve));
     return this.memory.addAll(plants);

@@ -8,11 +8,12 @@ import { createPlantServer } from '../../src/server/app.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { startServer, TOKEN } from './support/server.js';
+import { storeWith } from '../helpers/stores.js';
 
 const PLANT = '{"id": 1, "name": "Fern"}';
 
 function failingStore(error: unknown): PlantStore {
-  return { addAll: () => Promise.reject(error) };
+  return storeWith({ addAll: () => Promise.reject(error) });
 }
 
 describe('when the store fails, the client gets an Error body: 503 if nothing was stored, else 500', () => {
@@ -39,7 +40,7 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
     ['a TypeError', new TypeError('boom')],
     ['a PlantsError of another kind', new PlantsError('internal', 'unexpected')],
     ['a thrown string', 'not even an Error'],
-    ['a store failure after the store was written', new PlantsError('store_io', 'could not fsync the directory of the store /secret/path (EIO)', { mayHaveTakenEffect: true })],
+    ['a store failure after the store was written', new PlantsError('store_io', 'could not fsync the directory of the store /secret/path (EIO)', { effect: 'unknown' })],
   ])('answers 500, the plant may or may not be stored, for %s and reports it', async (_what, error) => {
     // Not 503: a client may send again after a 503, as if nothing had been stored.
     const server = await startServer(failingStore(error));
@@ -75,10 +76,11 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
     }
   });
 
-  it('answers 503 for a real store file that is not ours, and leaves it untouched', async () => {
+  it('answers 503 for a real store file that another process replaced with one not ours, and leaves it untouched', async () => {
     const path = join(await tempDir(), 'plants.json');
+    const store = await FileStore.open(path);
     await writeFile(path, '{"something": "else"}');
-    const server = await startServer(new FileStore(path));
+    const server = await startServer(store);
     try {
       const answer = await server.send({ body: PLANT });
       expect(answer.status).toBe(503);

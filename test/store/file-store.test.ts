@@ -1,104 +1,121 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { decodeStore, encodeStore } from '../../src/store/store-file.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
+import { encodeStore } from '../../src/store/store-file.js';
+import { faultyFs } from '../helpers/faulty-fs.js';
+import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
+const storePath = async () => join(await tempDir(), 'plants.json');
+const names = async (path: string) => [...(await storedPlants(path)).values()].map((plant) => plant.name);
+const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
+
+/** Opens, runs, closes. */
+async function withStore<T>(path: string, work: (store: FileStore) => Promise<T>, options: FileStoreOptions = {}): Promise<T> {
+  const store = await FileStore.open(path, options);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('the JSON file store', () => {
-  it('is created on first use, with its directory, and holds ids digit for digit', async () => {
+  it('is created on first write, with its directory, and holds ids digit for digit', async () => {
     const path = join(await tempDir(), 'deep', 'dir', 'plants.json');
-    const store = new FileStore(path);
-    await createPlant(store, { id: 9223372036854775807n, name: 'Max', tag: 'herb' });
-    await createPlant(store, { id: -9223372036854775808n, name: 'Min' });
-    expect(await readFile(path, 'utf8')).toBe(
-      '{\n  "plantStore": 1,\n  "plants": [\n' +
-        '    {"id":9223372036854775807,"name":"Max","tag":"herb"},\n' +
-        '    {"id":-9223372036854775808,"name":"Min"}\n  ]\n}\n',
-    );
-    expect([...(await new FileStore(path).read()).keys()]).toEqual([9223372036854775807n, -9223372036854775808n]);
+    await withStore(path, async (store) => {
+      await createPlant(store, { id: 9223372036854775807n, name: 'Max', tag: 'herb' });
+      await createPlant(store, { id: -9223372036854775808n, name: 'Min' });
+    });
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":9223372036854775807,"name":"Max","tag":"herb"}\n{"id":-9223372036854775808,"name":"Min"}\n');
+    expect([...(await storedPlants(path)).keys()]).toEqual([-9223372036854775808n, 9223372036854775807n]);
   });
 
-  it('refuses a duplicate id and leaves the file as it was', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    const store = new FileStore(path);
-    await createPlant(store, { id: 1n, name: 'Fern' });
-    const before = await readFile(path, 'utf8');
-    await expect(createPlant(store, { id: 1n, name: 'Oak' })).rejects.toMatchObject({ code: 'duplicate_id', error: 1002 });
-    expect(await readFile(path, 'utf8')).toBe(before);
+  it('refuses a duplicate id and leaves the files as they were', async () => {
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      await createPlant(store, { id: 1n, name: 'Fern' });
+      const before = await readFile(`${path}.journal`, 'utf8');
+      await expect(createPlant(store, { id: 1n, name: 'Oak' })).rejects.toMatchObject({ code: 'duplicate_id', error: 1002 });
+      expect(await readFile(`${path}.journal`, 'utf8')).toBe(before);
+    });
   });
 
   it('adds a batch with one write, refusing ids taken before or earlier in the batch', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    const store = new FileStore(path);
-    await store.addAll([{ id: 1n, name: 'a' }]);
-    const outcomes = await store.addAll([
-      { id: 2n, name: 'b' },
-      { id: 1n, name: 'again' },
-      { id: 2n, name: 'twice' },
-      { id: 3n, name: 'c' },
-    ]);
-    expect(outcomes).toEqual(['added', 'duplicate', 'duplicate', 'added']);
-    expect([...(await store.read()).values()].map((plant) => plant.name)).toEqual(['a', 'b', 'c']);
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      await store.addAll([{ id: 1n, name: 'a' }]);
+      const outcomes = await store.addAll([
+        { id: 2n, name: 'b' },
+        { id: 1n, name: 'again' },
+        { id: 2n, name: 'twice' },
+        { id: 3n, name: 'c' },
+      ]);
+      expect(outcomes).toEqual(['added', 'duplicate', 'duplicate', 'added']);
+      expect([...(await allPlants(store)).values()].map((plant) => plant.name)).toEqual(['a', 'b', 'c']);
+    });
   });
 
   it('sees what another writer added since its own last write (a server sharing the file with --local)', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    const server = new FileStore(path);
-    const local = new FileStore(path);
+    const path = await storePath();
+    const server = await FileStore.open(path);
+    const local = await FileStore.open(path);
     await server.addAll([{ id: 1n, name: 'from server' }]);
     await local.addAll([{ id: 2n, name: 'from local' }]);
     expect(await server.addAll([{ id: 2n, name: 'again' }, { id: 3n, name: 'new' }])).toEqual(['duplicate', 'added']);
-    expect([...(await local.read()).values()].map((plant) => plant.name)).toEqual(['from server', 'from local', 'new']);
+    expect([...(await allPlants(local)).values()].map((plant) => plant.name)).toEqual(['from server', 'from local', 'new']);
+    await server.close();
+    await local.close();
   });
 
   it('forgets plants whose write failed', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    class FailingOnce extends FileStore {
-      failNext = false;
-      protected override async write(file: Buffer | string): Promise<void> {
-        if (this.failNext) {
-          this.failNext = false;
-          throw new Error('disk full');
-        }
-        await super.write(file);
-      }
-    }
-    const store = new FailingOnce(path);
-    await store.addAll([{ id: 1n, name: 'kept' }]);
-    store.failNext = true;
-    await expect(store.addAll([{ id: 2n, name: 'lost' }])).rejects.toThrow('disk full');
-    expect(await store.addAll([{ id: 2n, name: 'retried' }])).toEqual(['added']);
-    expect((await store.read()).get(2n)?.name).toBe('retried');
+    const path = await storePath();
+    const fs = faultyFs();
+    await withStore(
+      path,
+      async (store) => {
+        await store.addAll([{ id: 1n, name: 'kept' }]);
+        fs.room = 0;
+        await expect(store.addAll([{ id: 2n, name: 'lost' }])).rejects.toMatchObject({ code: 'store_io' });
+        fs.room = Infinity;
+        expect(await store.addAll([{ id: 2n, name: 'retried' }])).toEqual(['added']);
+      },
+      { fs },
+    );
+    expect(await names(path)).toEqual(['kept', 'retried']);
   });
 
   it('leaves no lock or temp file behind', async () => {
     const dir = await tempDir();
-    await createPlant(new FileStore(join(dir, 'plants.json')), { id: 1n, name: 'Fern' });
-    expect(await readdir(dir)).toEqual(['plants.json']);
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 1n, name: 'Fern' }), { foldAt: 0 });
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 2n, name: 'Oak' }), { foldAt: 0 });
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.journal']);
   });
 
   it('waits for a lock another process holds, says so after a second, and gives up with store_locked', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    await mkdir(`${path}.lock`); // held, and fresh: another process's
+    const path = await storePath();
     let told = 0;
+    const store = await FileStore.open(path, { lockWaitMs: 1_300, onLockWait: () => (told += 1) });
+    await mkdir(`${path}.lock`); // held, and fresh: another process's
     const started = Date.now();
-    const store = new FileStore(path, { lockWaitMs: 1_300, onLockWait: () => (told += 1) });
     await expect(createPlant(store, { id: 1n, name: 'Fern' })).rejects.toMatchObject({ code: 'store_locked', message: expect.stringContaining(path) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_300);
     expect(told).toBe(1);
-    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.journal`)).toBe(false);
+    await store.close();
   });
 
   it('takes over a lock left 10 s stale by a killed process', async () => {
-    const path = join(await tempDir(), 'plants.json');
+    const path = await storePath();
     await mkdir(`${path}.lock`);
     const longAgo = new Date(Date.now() - 11_000);
     await utimes(`${path}.lock`, longAgo, longAgo);
-    await createPlant(new FileStore(path, { lockWaitMs: 1_000 }), { id: 1n, name: 'Fern' });
-    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n]);
+    await withStore(path, (store) => createPlant(store, { id: 1n, name: 'Fern' }), { lockWaitMs: 1_000 });
+    expect([...(await storedPlants(path)).keys()]).toEqual([1n]);
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
@@ -111,19 +128,20 @@ describe('the JSON file store', () => {
     ['an invalid plant', '{"plantStore": 1, "plants": [{"id": 1.5, "name": "x"}]}', /plants\[0\]: invalid plant: id must be an integer/],
     ['a repeated id', '{"plantStore": 1, "plants": [{"id": 1, "name": "x"}, {"id": 1, "name": "y"}]}', /plants\[1\]: id 1 appears twice/],
   ])('refuses a store file that is %s, and never overwrites it', async (_what, content, message) => {
-    const path = join(await tempDir(), 'plants.json');
+    const path = await storePath();
     await writeFile(path, content);
-    const failure = await createPlant(new FileStore(path), { id: 2n, name: 'Oak' }).catch((error: unknown) => error);
+    const failure = await FileStore.open(path).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'store_corrupt', error: 2008 });
     expect((failure as Error).message).toMatch(message);
     expect((failure as Error).message).toContain(path);
     expect(await readFile(path, 'utf8')).toBe(content);
   });
 
-  it('keeps the mode of an existing store file', async () => {
-    const path = join(await tempDir(), 'plants.json');
+  it('keeps the mode of an existing store file when it folds into it', async () => {
+    const path = await storePath();
     await writeFile(path, '{"plantStore": 1, "plants": []}', { mode: 0o640 });
-    await createPlant(new FileStore(path), { id: 1n, name: 'Fern' });
+    await withStore(path, (store) => store.addAll(many(1, 2)), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll(many(3, 1)), { foldAt: 0 });
     expect((await stat(path)).mode & 0o777).toBe(0o640);
   });
 
@@ -132,153 +150,191 @@ describe('the JSON file store', () => {
     const blocker = join(dir, 'file');
     await writeFile(blocker, 'not a directory');
     const path = join(blocker, 'plants.json');
-    await expect(createPlant(new FileStore(path), { id: 1n, name: 'Fern' })).rejects.toMatchObject({
+    await expect(FileStore.open(path).then((store) => createPlant(store, { id: 1n, name: 'Fern' }))).rejects.toMatchObject({
       code: 'store_io',
       message: expect.stringContaining(path),
     });
   });
+
+  it('runs concurrent calls on one instance one at a time', async () => {
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])));
+      expect(outcomes.flat().filter((outcome) => outcome === 'added')).toHaveLength(10);
+    });
+    expect((await storedPlants(path)).size).toBe(10);
+  });
 });
 
-describe('the file store with a journal (plants serve)', () => {
-  const tmpStore = async () => join(await tempDir(), 'plants.json');
-
-  it('appends batches to the journal, reads store and journal together, and compacts into the store file', async () => {
-    const path = await tmpStore();
-    const server = new FileStore(path, { journal: true });
-    await server.addAll([{ id: 1n, name: 'a' }]);
-    await server.addAll([{ id: 2n, name: 'b' }, { id: 1n, name: 'dup' }]);
-    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
-    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
-    await server.compact();
-    expect([...decodeStore(await readFile(path, 'utf8'), path).keys()]).toEqual([1n, 2n]);
-    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
+describe('the journal and the fold', () => {
+  it('appends every write to the journal, reads store file and journal together, and folds them in id order', async () => {
+    const path = await storePath();
+    await withStore(
+      path,
+      async (store) => {
+        await store.addAll([{ id: 3n, name: 'c' }]);
+        await store.addAll([{ id: 1n, name: 'a' }, { id: 3n, name: 'dup' }]);
+        await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+        expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"c"}\n{"id":1,"name":"a"}\n');
+        expect(await names(path)).toEqual(['a', 'c']);
+      },
+      { foldAt: 2 },
+    );
+    // The next write would make the journal larger than allowed: it folds first, then appends.
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { foldAt: 2 });
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":2,"name":"b"}\n');
+    expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
-  it('shares the store with a writer without journal: each sees the other, nothing is lost', async () => {
-    const path = await tmpStore();
-    const server = new FileStore(path, { journal: true });
-    const local = new FileStore(path);
-    await server.addAll([{ id: 1n, name: 'server' }]);
-    expect(await local.addAll([{ id: 1n, name: 'x' }, { id: 2n, name: 'local' }])).toEqual(['duplicate', 'added']);
-    // The local write folded the journal into the store file.
-    expect([...decodeStore(await readFile(path, 'utf8'), path).keys()]).toEqual([1n, 2n]);
-    expect(await server.addAll([{ id: 2n, name: 'x' }, { id: 3n, name: 'server again' }])).toEqual(['duplicate', 'added']);
-    expect([...(await local.read()).keys()]).toEqual([1n, 2n, 3n]);
-    await server.close();
+  it('folds on its own once the journal holds 10,000 lines and half the store', async () => {
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      for (let batch = 0; batch < 10; batch += 1) await store.addAll(many(batch * 1000, 1000));
+      await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(10_000);
+      // Ten batches fit in the journal; the eleventh would make it larger than allowed, so the
+      // journal is folded into the store file first, and the batch starts a new journal.
+      await store.addAll(many(10_000, 1000));
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1_000);
+    });
+    expect((await storedPlants(path)).size).toBe(11_000);
+    const file = await readFile(path, 'utf8');
+    expect(file.startsWith(encodeStore(many(0, 2)).slice(0, -'\n  ]\n}\n'.length))).toBe(true);
+    expect(file.split('\n')).toHaveLength(10_000 + 6);
   });
 
   it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
-    const path = await tmpStore();
+    const path = await storePath();
     await writeFile(`${path}.journal`, '{"id":1,"name":"whole"}\n{"id":2,"na');
-    const store = new FileStore(path, { journal: true });
-    expect([...(await store.read()).keys()]).toEqual([1n]);
-    await store.addAll([{ id: 3n, name: 'next' }]);
+    await withStore(path, async (store) => {
+      expect([...(await allPlants(store)).keys()]).toEqual([1n]);
+      await store.addAll([{ id: 3n, name: 'next' }]);
+    });
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
-    await store.close();
   });
 
   it('shares one lock and one journal between a symlink to the store and the store itself', async () => {
     const dir = await tempDir();
     const path = join(dir, 'plants.json');
-    await new FileStore(path).addAll([{ id: 1n, name: 'first' }]);
+    await withStore(path, (store) => store.addAll([{ id: 1n, name: 'first' }]));
     await symlink(path, join(dir, 'link.json'));
-    const throughLink = new FileStore(join(dir, 'link.json'), { journal: true });
-    expect(await throughLink.addAll([{ id: 5n, name: 'through the link' }])).toEqual(['added']);
-    expect(await new FileStore(path).addAll([{ id: 5n, name: 'direct' }])).toEqual(['duplicate']);
-    await throughLink.compact();
-    await throughLink.close();
-    expect([...(await new FileStore(path).read()).values()]).toEqual([
+    await withStore(join(dir, 'link.json'), async (throughLink) => {
+      expect(await throughLink.addAll([{ id: 5n, name: 'through the link' }])).toEqual(['added']);
+      expect(await withStore(path, (direct) => direct.addAll([{ id: 5n, name: 'direct' }]))).toEqual(['duplicate']);
+    });
+    expect((await readdir(dir)).sort()).toEqual(['link.json', 'plants.json.journal']);
+    expect([...(await storedPlants(path)).values()]).toEqual([
       { id: 1n, name: 'first' },
       { id: 5n, name: 'through the link' },
     ]);
   });
 
   it('counts the journal in bytes on disk, so a line that is not valid UTF-8 does not shift the next append', async () => {
-    const path = await tmpStore();
+    const path = await storePath();
     // 0xff is not UTF-8: decoded, it becomes U+FFFD, three bytes where the file has one.
     const first = Buffer.concat([Buffer.from('{"id":1,"name":"a'), Buffer.from([0xff]), Buffer.from('"}\n')]);
     await writeFile(`${path}.journal`, first);
-    const store = new FileStore(path, { journal: true });
-    await store.addAll([{ id: 2n, name: 'b' }]);
-    await store.close();
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]));
     expect(await readFile(`${path}.journal`)).toEqual(Buffer.concat([first, Buffer.from('{"id":2,"name":"b"}\n')]));
-    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
+    expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n]);
   });
 
-  it('skips journal lines the store file already holds (a crash between compaction and removing the journal)', async () => {
-    const path = await tmpStore();
-    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }]));
-    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
-    expect([...(await new FileStore(path).read()).keys()]).toEqual([1n, 2n]);
+  it('reads a journal the store file already holds (a crash between a fold and removing the journal) as the same plants', async () => {
+    const path = await storePath();
+    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"delete":3}\n{"id":2,"name":"b"}\n');
+    expect([...(await storedPlants(path)).values()]).toEqual([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
   });
 
-  it('folds a journal that repeats the store file, or beside a store laid out by hand, plant by plant', async () => {
-    const path = await tmpStore();
-    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }]));
-    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n');
-    await new FileStore(path, { journal: true }).compact();
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]));
-    await writeFile(path, '{"plantStore":1,"plants":[{"name":"a","id":1}]}');
-    await writeFile(`${path}.journal`, '{"id":3,"name":"c"}\n');
-    await new FileStore(path, { journal: true }).compact();
+  it('folds a journal beside a store laid out by hand into our layout, plant by plant', async () => {
+    const path = await storePath();
+    await writeFile(path, '{"plantStore":1,"plants":[{"name":"c","id":3}]}');
+    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n');
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { foldAt: 0 });
     expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
-    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
   it('refuses a journal with a whole line that is not a plant', async () => {
-    const path = await tmpStore();
+    const path = await storePath();
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"id":"2","name":"b"}\n');
-    await expect(new FileStore(path, { journal: true }).addAll([{ id: 3n, name: 'c' }])).rejects.toMatchObject({
+    await expect(FileStore.open(path)).rejects.toMatchObject({
       code: 'store_corrupt',
       message: expect.stringContaining('line 2: invalid plant: id must be an integer'),
     });
   });
 
-  it('keeps the lock for a write queued right behind, and lets it go at the next turn of the event loop', async () => {
-    const path = await tmpStore();
-    const server = new FileStore(path, { journal: true });
-    await server.addAll([{ id: 1n, name: 'a' }]);
-    expect(existsSync(`${path}.lock`)).toBe(true);
-    await server.addAll([{ id: 2n, name: 'b' }]);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(existsSync(`${path}.lock`)).toBe(false);
-    // Another writer gets its turn, and the server sees what it wrote.
-    await new FileStore(path).addAll([{ id: 3n, name: 'c' }]);
-    expect(await server.addAll([{ id: 3n, name: 'again' }, { id: 4n, name: 'd' }])).toEqual(['duplicate', 'added']);
-    await server.close();
+  it('reads what another process folded and appended meanwhile, only its appends when that is all it did', async () => {
+    const path = await storePath();
+    const reader = await FileStore.open(path);
+    await withStore(path, (writer) => writer.addAll(many(1, 3)));
+    expect([...(await allPlants(reader)).keys()]).toEqual([1n, 2n, 3n]);
+    await withStore(path, (writer) => writer.addAll(many(4, 1)), { foldAt: 0 });
+    await withStore(path, (writer) => writer.deleteAll([2n]));
+    expect([...(await allPlants(reader)).keys()]).toEqual([1n, 3n, 4n]);
+    await reader.close();
+  });
+});
+
+describe('deleting, and reading by id and by page', () => {
+  it('deletes durably, says which ids were there, and lets a deleted id be created again', async () => {
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      await store.addAll(many(1, 3));
+      expect(await store.deleteAll([2n, 9n, 2n])).toEqual(['deleted', 'absent', 'absent']);
+      expect(await store.get(2n)).toBeUndefined();
+      expect(await store.addAll([{ id: 2n, name: 'again' }])).toEqual(['added']);
+    });
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"p1"}\n{"id":2,"name":"p2"}\n{"id":3,"name":"p3"}\n{"delete":2}\n{"id":2,"name":"again"}\n');
+    expect(await names(path)).toEqual(['p1', 'again', 'p3']);
   });
 
-  it('runs concurrent calls on one instance one at a time', async () => {
-    const path = await tmpStore();
-    const store = new FileStore(path, { journal: true });
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])));
-    expect(outcomes.flat().filter((outcome) => outcome === 'added')).toHaveLength(10);
-    expect((await new FileStore(path).read()).size).toBe(10);
-    await store.close();
+  it('folds a store with deletions into a file without them', async () => {
+    const path = await storePath();
+    await withStore(path, async (store) => {
+      await store.addAll(many(1, 4));
+      await store.deleteAll([1n, 3n]);
+    });
+    await withStore(path, (store) => store.addAll([{ id: 5n, name: 'p5' }]), { foldAt: 0 });
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 2n, name: 'p2' }, { id: 4n, name: 'p4' }]));
+    await rm(`${path}.journal`);
+    expect(await names(path)).toEqual(['p2', 'p4']);
   });
 
-  it('compacts on its own once the journal is large', async () => {
-    const path = await tmpStore();
-    const store = new FileStore(path, { journal: true });
-    for (let batch = 0; batch < 10; batch += 1) {
-      await store.addAll(Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(batch * 1000 + i), name: 'p' })));
-    }
-    await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(10_000);
-    await store.addAll(Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(10_000 + i), name: 'p' })));
-    // Ten batches fit in the journal; the eleventh would make it larger than both the minimum
-    // and the store file, so everything is folded into the store file.
-    expect(decodeStore(await readFile(path, 'utf8'), path).size).toBe(11_000);
-    await expect(readFile(`${path}.journal`)).rejects.toMatchObject({ code: 'ENOENT' });
-    await store.close();
+  it('gets a plant by id, from the store file or the journal', async () => {
+    const path = await storePath();
+    await withStore(path, (store) => store.addAll([{ id: 7n, name: 'filed', tag: 't' }]), { foldAt: 0 });
+    await withStore(path, async (store) => {
+      await store.addAll([{ id: 8n, name: 'journaled' }]);
+      expect(await store.get(7n)).toEqual({ id: 7n, name: 'filed', tag: 't' });
+      expect(await store.get(8n)).toEqual({ id: 8n, name: 'journaled' });
+      expect(await store.get(9n)).toBeUndefined();
+    });
+  });
+
+  it('lists pages in id order across store file and journal, after an id, with a tag', async () => {
+    const path = await storePath();
+    const tagged = (id: number, tag?: string): NewPlant => (tag === undefined ? { id: BigInt(id), name: `p${id}` } : { id: BigInt(id), name: `p${id}`, tag });
+    await withStore(path, (store) => store.addAll([tagged(10, 'x'), tagged(30), tagged(50, 'x')]), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll([tagged(-5)]), { foldAt: 0 });
+    await withStore(path, async (store) => {
+      await store.addAll([tagged(20, 'x'), tagged(40)]);
+      await store.deleteAll([30n]);
+      const ids = (page: NewPlant[]) => page.map((plant) => plant.id);
+      expect(ids(await store.list({ limit: 100 }))).toEqual([-5n, 10n, 20n, 40n, 50n]);
+      expect(ids(await store.list({ limit: 2 }))).toEqual([-5n, 10n]);
+      expect(ids(await store.list({ limit: 2, after: 10n }))).toEqual([20n, 40n]);
+      expect(ids(await store.list({ limit: 2, after: 45n }))).toEqual([50n]);
+      expect(ids(await store.list({ limit: 100, tag: 'x' }))).toEqual([10n, 20n, 50n]);
+      expect(ids(await store.list({ limit: 100, after: 50n }))).toEqual([]);
+    });
   });
 });
 
 describe('reading a store file edited by hand', () => {
-  it('reads any JSON layout of the format exactly, and writes it back in the canonical layout', async () => {
-    const path = join(await tempDir(), 'plants.json');
+  it('reads any JSON layout of the format exactly, and folds it into the canonical layout', async () => {
+    const path = await storePath();
     await writeFile(
       path,
       `{"plants": [
@@ -286,32 +342,29 @@ describe('reading a store file edited by hand', () => {
          {"id": 1.0e1, "tag": "x", "name": "Ten", "note": "dropped"}
        ], "plantStore": 1}`,
     );
-    const store = new FileStore(path);
-    expect([...(await store.read()).values()]).toEqual([
-      { id: 9223372036854775807n, name: 'Café' },
+    expect([...(await storedPlants(path)).values()]).toEqual([
       { id: 10n, name: 'Ten', tag: 'x' },
+      { id: 9223372036854775807n, name: 'Café' },
     ]);
-    await store.addAll([{ id: 11n, name: 'Eleven' }]);
-    expect(await readFile(path, 'utf8')).toBe(
-      '{\n  "plantStore": 1,\n  "plants": [\n    {"id":9223372036854775807,"name":"Café"},\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":11,"name":"Eleven"}\n  ]\n}\n',
-    );
+    // Two new plants make the journal larger than half the store: the write folds it first.
+    await withStore(path, (store) => store.addAll([{ id: 11n, name: 'Eleven' }, { id: 12n, name: 'Twelve' }]), { foldAt: 0 });
+    expect(await readFile(path, 'utf8')).toBe('{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n');
+    expect(await names(path)).toEqual(['Ten', 'Eleven', 'Twelve', 'Café']);
   });
 
-  it('reads a plant split over lines inside our layout, and writes it back on one line', async () => {
-    const path = join(await tempDir(), 'plants.json');
+  it('reads a plant split over lines inside our layout, and folds it back on one line', async () => {
+    const path = await storePath();
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
-    await new FileStore(path).addAll([{ id: 2n, name: 'Oak' }]);
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'Oak' }]), { foldAt: 0 });
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }]));
+    expect(await names(path)).toEqual(['Fern', 'Oak']);
   });
 
   it('adds to an empty store laid out over lines by hand', async () => {
-    const path = join(await tempDir(), 'plants.json');
+    const path = await storePath();
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n  ]\n}\n');
-    await new FileStore(path).addAll([{ id: 1n, name: 'Fern' }]);
-    const server = new FileStore(path, { journal: true });
-    await server.addAll([{ id: 2n, name: 'Oak' }]);
-    await server.compact();
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+    await withStore(path, (store) => store.addAll([{ id: 1n, name: 'Fern' }]));
+    expect(await names(path)).toEqual(['Fern']);
   });
 
   it.each([
@@ -319,10 +372,10 @@ describe('reading a store file edited by hand', () => {
     ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
     ['a repeated key', '{"id":1,"name":"x","name":"y"}', /plants\[0\] is not JSON|Duplicate key/],
   ])('refuses a canonical-looking line with %s', async (_what, line, message) => {
-    const path = join(await tempDir(), 'plants.json');
+    const path = await storePath();
     const content = `{\n  "plantStore": 1,\n  "plants": [\n    ${line}\n  ]\n}\n`;
     await writeFile(path, content);
-    await expect(new FileStore(path).addAll([{ id: 2n, name: 'y' }])).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(message) });
+    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(message) });
     expect(await readFile(path, 'utf8')).toBe(content);
   });
 });

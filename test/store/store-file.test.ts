@@ -1,37 +1,68 @@
 import fc from 'fast-check';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodePlant } from '../../src/core/plant-line.js';
-import { appendToStoreFile, encodeStoreLines } from '../../src/store/store-file.js';
+import { encodePlant } from '../../src/core/plant-json.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { encodeStore, indexStoreFile, writeStoreFile } from '../../src/store/store-file.js';
+import { tempDir } from '../helpers/temp.js';
 
-const lines = fc.array(
-  fc.record({ id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), name: fc.string({ minLength: 1, maxLength: 20 }), tag: fc.option(fc.string({ minLength: 1, maxLength: 5 }), { nil: undefined }) }),
-  { maxLength: 8 },
-).map((plants) => plants.map((plant) => encodePlant(plant.tag === undefined ? { id: plant.id, name: plant.name } : { id: plant.id, name: plant.name, tag: plant.tag })));
+const plant = fc.record(
+  { id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), name: fc.string({ maxLength: 20 }), tag: fc.string({ maxLength: 5 }) },
+  { requiredKeys: ['id', 'name'] },
+);
+/** Plants with distinct ids, in id order, as a fold gives them. */
+const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
-const journal = (added: readonly string[]) => Buffer.from(added.map((line) => `${line}\n`).join(''));
+function written(list: NewPlant[]): { text: string; where: ReturnType<typeof writeStoreFile> } {
+  let text = '';
+  const where = writeStoreFile((chunk) => (text += chunk), list.map((p) => ({ id: p.id, line: encodePlant(p) })), list.length);
+  return { text, where };
+}
 
-describe('folding journal lines into a store file as bytes', () => {
-  it('gives the file that the old lines and the new ones make, byte for byte', () => {
+describe('the store file as a fold writes it', () => {
+  it('is the canonical layout, byte for byte, and says where each line is', () => {
     fc.assert(
-      fc.property(lines, lines, (old, added) => {
-        const file = Buffer.from(encodeStoreLines(old));
-        expect(appendToStoreFile(file, journal(added)).toString()).toBe(encodeStoreLines([...old, ...added]));
+      fc.property(plants, (list) => {
+        const { text, where } = written(list);
+        expect(text).toBe(encodeStore(list));
+        const bytes = Buffer.from(text);
+        list.forEach((p, i) => {
+          expect(where.ids[i]).toBe(p.id);
+          expect(bytes.toString('utf8', where.starts[i], (where.starts[i] as number) + (where.lengths[i] as number))).toBe(encodePlant(p));
+        });
       }),
     );
   });
 
-  it('makes a store of the lines where there is no file yet', () => {
-    fc.assert(
-      fc.property(lines, (added) => {
-        expect(appendToStoreFile(undefined, journal(added)).toString()).toBe(encodeStoreLines(added));
+  it('is read back by its index exactly: every plant, in id order, by position', async () => {
+    const dir = await tempDir();
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(plants, async (list) => {
+        const path = join(dir, `${(n += 1)}.json`);
+        writeFileSync(path, written(list).text);
+        const index = indexStoreFile(path);
+        try {
+          expect(index?.size).toBe(list.length);
+          list.forEach((p, i) => {
+            expect(index?.idAt(i)).toBe(p.id);
+            expect(index?.lineAt(i)).toBe(encodePlant(p));
+          });
+        } finally {
+          index?.close();
+        }
       }),
+      { numRuns: 50 },
     );
   });
 
-  it('leaves out a torn last line, which has no newline', () => {
-    const file = Buffer.from(encodeStoreLines(['{"id":1,"name":"a"}']));
-    const torn = Buffer.from('{"id":2,"name":"b"}\n{"id":3,"na');
-    expect(appendToStoreFile(file, torn).toString()).toBe(encodeStoreLines(['{"id":1,"name":"a"}', '{"id":2,"name":"b"}']));
-    expect(appendToStoreFile(file, Buffer.from('{"id":3,"na'))).toEqual(file);
+  it('is indexed in id order when an older plants wrote it in another order', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    writeFileSync(path, encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    const index = indexStoreFile(path);
+    expect([0, 1, 2].map((i) => index?.lineAt(i))).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
+    index?.close();
+    expect(readFileSync(path, 'utf8')).toBe(encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
   });
 });

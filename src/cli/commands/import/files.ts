@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
-import { encodePlant } from '../../../core/plant-line.js';
+import { encodePlant } from '../../../core/plant-json.js';
 import type { Row } from '../../../import/rows.js';
 import type { IOStreams } from '../../context.js';
 import { fileIdentity } from '../../fd-output.js';

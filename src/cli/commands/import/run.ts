@@ -1,49 +1,31 @@
 import { IMPORT_RETRY } from '../../../client/retry.js';
 import { PlantsError } from '../../../core/errors.js';
 import { stringifyJson } from '../../../core/json.js';
+import type { PlantStore } from '../../../core/store.js';
 import { formatFromName } from '../../../import/formats.js';
 import { importIntoStore } from '../../../import/local-import.js';
-import { ImportTally, type Counts, type RowFailure } from '../../../import/outcomes.js';
+import { ImportTally } from '../../../import/outcomes.js';
 import { importThroughService } from '../../../import/remote-import.js';
 import { readRows, untilStopped, type Row } from '../../../import/rows.js';
 import type { ImportSettings } from '../../../import/settings.js';
-import type { PlantStore } from '../../../core/store.js';
-import type { FileStore } from '../../../store/file-store.js';
 import { journalPathOf } from '../../../store/journal.js';
-import { Settings } from '../../config/resolve.js';
-import { serviceClient } from '../../service-client.js';
+import type { Settings } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
-import { exitCodeFor, exitCodeForSignal } from '../../exit-codes.js';
-import type { CommandModule } from '../types.js';
-import type { ImportOptions } from './command.js';
+import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
 import { openInput, openOutput, refuseClobbering, rejectLine, type OutputFile } from './files.js';
 import { startProgress } from './progress.js';
-import { renderSummary } from './summary.js';
+import { toJson } from './render.js';
+import type { ImportOptions, ImportResult } from './types.js';
 
-export interface ImportResult {
-  input: string;
-  target: string;
-  dryRun: boolean;
-  counts: Counts;
-  failures: RowFailure[];
-  stoppedBy?: PlantsError;
-  /** SIGINT or SIGTERM: the import stopped reading there; every row it read is in the counts. */
-  interrupted?: string;
-  elapsedMs: number;
-  rejects?: string;
-  /** Rows written to --rejects: every row not created, but those over the size limit. */
-  rejectsWritten?: number;
-  /** The --rejects or --report file could not be written in full. */
-  outputErrors: string[];
-}
+export { exitCode, renderHuman, toJson } from './render.js';
 
-async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> {
+export async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> {
   const format = options.format ?? formatFromName(options.input);
   if (format === undefined) {
     throw new PlantsError('usage', `cannot tell the format of ${options.input === '-' ? 'standard input' : options.input}: give --format ndjson, csv or json`);
   }
-  const settings = await Settings.load(ctx, { store: options.store, 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
-  const target = options.local ? settings.require('store') : settings.require('base-url');
+  const settings = await targetSettings(options.target, ctx);
+  const target = options.target.local ? settings.require('store') : settings.require('base-url');
   await refuseClobbering(
     [
       ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),
@@ -51,7 +33,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     ],
     [
       options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
-      ...(options.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
+      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
     ],
   );
   const input = await openInput(options.input, ctx.io);
@@ -90,7 +72,7 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
     const importSettings = { onConflict: options.onConflict, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run validates rows and sends nothing: no store is opened, no token needed.
     if (options.dryRun) await importIntoStore(rows, NOTHING, tally, importSettings);
-    else if (options.local) await importLocal(rows, await ctx.openStore(target, { journal: true }), tally, importSettings);
+    else if (options.target.local) await importLocal(rows, settings, tally, importSettings, ctx);
     else await importRemote(rows, options, settings, tally, importSettings, ctx);
   } catch (caught) {
     if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
@@ -126,32 +108,18 @@ async function run(options: ImportOptions, ctx: Context): Promise<ImportResult> 
   return result;
 }
 
-/**
- * Batches go to the store's journal; at the end the store file is made whole again: also when
- * the input turned unreadable part way or the import was interrupted, but not after the store
- * itself failed (the journal keeps what was stored, and the next write folds it).
- */
-async function importLocal(rows: AsyncIterable<Row[]>, store: FileStore, tally: ImportTally, importSettings: ImportSettings): Promise<void> {
+/** Batches go to the local store, each one lock and one durable append. */
+async function importLocal(rows: AsyncIterable<Row[]>, settings: Settings, tally: ImportTally, importSettings: ImportSettings, ctx: Context): Promise<void> {
+  const { store } = await openLocalStore(settings, ctx);
   try {
-    let inputFailure: { error: unknown } | undefined;
-    try {
-      await importIntoStore(rows, store, tally, importSettings);
-    } catch (error) {
-      inputFailure = { error };
-    }
-    if (!isStoreFailure(tally.stoppedBy)) await store.compact();
-    if (inputFailure !== undefined) throw inputFailure.error;
+    await importIntoStore(rows, store, tally, importSettings);
   } finally {
     await store.close();
   }
 }
 
-function isStoreFailure(error: PlantsError | undefined): boolean {
-  return error !== undefined && (error.code === 'store_io' || error.code === 'store_locked' || error.code === 'store_corrupt');
-}
-
 /** A dry run's store: importIntoStore never writes under --dry-run. */
-const NOTHING: PlantStore = {
+const NOTHING: Pick<PlantStore, 'addAll'> = {
   addAll: () => Promise.reject(new Error('a dry run writes nothing')),
 };
 
@@ -163,21 +131,3 @@ async function importRemote(rows: AsyncIterable<Row[]>, options: ImportOptions, 
     await client.close();
   }
 }
-
-function toJson(result: ImportResult): unknown {
-  const { stoppedBy, ...rest } = result;
-  return {
-    ...rest,
-    ...(stoppedBy === undefined ? {} : { stoppedBy: { error: stoppedBy.error, code: stoppedBy.code, message: stoppedBy.message } }),
-  };
-}
-
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
-function exitCode(result: ImportResult): number {
-  if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
-  if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);
-  const incomplete = result.counts.failed + result.counts.unknown + result.counts.notSent + result.outputErrors.length;
-  return incomplete > 0 ? 1 : 0;
-}
-
-export const command: CommandModule<ImportOptions, ImportResult> = { run, renderHuman: renderSummary, toJson, exitCode };

@@ -4,23 +4,17 @@ import { printable } from '../../../core/printable.js';
 import { Settings } from '../../config/resolve.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import type { CommandModule } from '../types.js';
-import type { ServeOptions } from './command.js';
+import type { ServeOptions, ServeResult } from './types.js';
 
-export interface ServeResult {
-  stoppedBy: string;
-}
+export { renderHuman, toJson } from './render.js';
 
-async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
+export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');
   const settings = await Settings.load(ctx, { store: options.store });
   const storePath = settings.require('store');
   const { tokens, generated } = serverTokens(options, ctx);
-  // Appends to the journal: a batch costs O(batch), not a rewrite of the whole store.
-  const fileStore = await ctx.openStore(storePath, { journal: true });
   // Read now: a store that is not ours stops the server before it listens, not at the first request.
-  await fileStore.open();
-  const store = new BatchingStore(fileStore);
+  const store = new BatchingStore(await ctx.openStore({ kind: 'file', path: storePath }));
   // A log reader that falls behind must not stop the server: its lines wait in memory instead.
   ctx.io.queueOutput();
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
@@ -50,10 +44,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
   await stopServer(server);
-  await store.drain();
-  // Leave the store file whole on its own, as every other command does.
-  await fileStore.compact();
-  await fileStore.close();
+  // Every write acknowledged is durable already: this waits for those still being written.
+  await store.close();
   stderr.write('plants serve: stopped\n');
   return { stoppedBy: signal };
 }
@@ -67,9 +59,4 @@ function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; 
   return { tokens: [generated], generated };
 }
 
-export const command: CommandModule<ServeOptions, ServeResult> = {
-  run,
-  // Everything worth saying was said on stderr while it ran.
-  renderHuman: () => undefined,
-  toJson: (result) => result,
-};
+/** Everything worth saying was said on stderr while it ran. */

@@ -1,7 +1,8 @@
 import { printable, thousands } from '../../../core/printable.js';
 import type { RowFailure } from '../../../import/outcomes.js';
 import type { IOStreams } from '../../context.js';
-import type { ImportResult } from './run.js';
+import { exitCodeFor, exitCodeForSignal } from '../../exit-codes.js';
+import type { ImportResult } from './types.js';
 
 /** How many failures the human summary lists; --json and --report list them all. */
 const SHOWN_FAILURES = 20;
@@ -10,7 +11,7 @@ const count = thousands;
 const rows = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The end-of-import account, on stderr: what was created, skipped, failed, and what was not sent. */
-export function renderSummary(result: ImportResult, io: IOStreams): void {
+export function renderHuman(result: ImportResult, io: IOStreams): void {
   const style = io.stderrStyle;
   const { counts } = result;
   const seconds = result.elapsedMs / 1000;
@@ -50,4 +51,21 @@ function describe(failure: RowFailure): string {
     ? failure.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
     : failure.message;
   return `${where}${id}: ${printable(detail, 160)}`;
+}
+
+/** The --json document, and the --report file: the result, its stop as an Error with its code. */
+export function toJson(result: ImportResult): unknown {
+  const { stoppedBy, ...rest } = result;
+  return {
+    ...rest,
+    ...(stoppedBy === undefined ? {} : { stoppedBy: { error: stoppedBy.error, code: stoppedBy.code, message: stoppedBy.message } }),
+  };
+}
+
+/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
+export function exitCode(result: ImportResult): number {
+  if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
+  if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);
+  const incomplete = result.counts.failed + result.counts.unknown + result.counts.notSent + result.outputErrors.length;
+  return incomplete > 0 ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPlant, encodePlant } from '../../src/core/plant-line.js';
+import { canonicalPlant, encodePlant } from '../../src/core/plant-json.js';
 import { parseJson } from '../../src/core/json.js';
 import { parseNewPlant } from '../../src/core/validate.js';
 

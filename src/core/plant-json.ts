@@ -1,5 +1,8 @@
+import type { PlantsError } from './errors.js';
 import { INT64_MAX, INT64_MIN } from './int64.js';
+import { parseJson } from './json.js';
 import { isValidText, type NewPlant } from './schemas.js';
+import { parseNewPlant } from './validate.js';
 
 /**
  * A NewPlant as one line of JSON in canonical form: `{"id":1,"name":"Fern","tag":"herb"}`, the
@@ -50,4 +53,38 @@ export function canonicalPlant(line: string): NewPlant | undefined {
 function valid(id: bigint, name: unknown, tag: unknown): NewPlant | undefined {
   if (id < INT64_MIN || id > INT64_MAX || !isValidText(name) || (tag !== undefined && !isValidText(tag))) return undefined;
   return tag === undefined ? { id, name } : { id, name, tag };
+}
+
+/**
+ * What a text of JSON says as a NewPlant: the plant (and whether the text is its canonical line,
+ * character for character), or why it is none: not JSON at all (the parser's message), or JSON
+ * that is no valid NewPlant (the error, each problem with its field). Each caller maps the two
+ * failures to its own: a 400 for the server, a failed row for an import, a corrupt store.
+ */
+export type PlantReading =
+  | { plant: NewPlant; canonical: boolean; notJson?: undefined; invalid?: undefined }
+  | { notJson: string; plant?: undefined; invalid?: undefined }
+  | { invalid: PlantsError; plant?: undefined; notJson?: undefined };
+
+/**
+ * The one reader of a plant's JSON text: the fast exact path for a canonical line (the form every
+ * writer of ours and most NDJSON writers produce), else the lossless parser and the schema, so
+ * that no digit of an id is lost and every problem is named.
+ */
+export function readPlantJson(text: string): PlantReading {
+  const fast = canonicalPlant(text);
+  if (fast !== undefined) return { plant: fast, canonical: true };
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
+    return { notJson: error instanceof RangeError ? 'nested too deeply' : (error as Error).message };
+  }
+  try {
+    const plant = parseNewPlant(value);
+    return { plant, canonical: false };
+  } catch (error) {
+    return { invalid: error as PlantsError };
+  }
 }

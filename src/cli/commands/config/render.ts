@@ -1,0 +1,37 @@
+import type { IOStreams } from '../../context.js';
+import type { ConfigResult } from './types.js';
+
+export function renderHuman(result: ConfigResult, io: IOStreams): void {
+  const style = io.stdoutStyle;
+  switch (result.action) {
+    case 'list':
+      for (const { key, value, source } of result.settings) {
+        io.stdout.write(`${key.padEnd(9)} ${value ?? style.dim('(not set)')}${source === null ? '' : style.dim(`  (${source})`)}\n`);
+      }
+      return;
+    case 'get':
+      if (result.setting.value !== null) io.stdout.write(`${result.setting.value}\n`);
+      return;
+    case 'set':
+    case 'unset':
+      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key} in ${result.configPath}\n`);
+      if (result.overriddenBy !== undefined) {
+        io.stderr.write(`${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`);
+      }
+      return;
+    case 'path':
+      io.stdout.write(`${result.path}\n`);
+      return;
+  }
+}
+
+export function toJson(result: ConfigResult): unknown {
+  switch (result.action) {
+    case 'list':
+      return Object.fromEntries(result.settings.map(({ key, value, source }) => [key, { value, source }]));
+    case 'get':
+      return result.setting;
+    default:
+      return result;
+  }
+}

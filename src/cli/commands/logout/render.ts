@@ -1,0 +1,12 @@
+import type { IOStreams } from '../../context.js';
+import type { LogoutResult } from './types.js';
+
+export function renderHuman(result: LogoutResult, io: IOStreams): void {
+  const style = io.stderrStyle;
+  io.stderr.write(result.hadToken ? `${style.green('Logged out')}: token removed from ${result.configPath}\n` : `Not logged in: no token in ${result.configPath}\n`);
+  if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
+}
+
+export function toJson(result: LogoutResult): unknown {
+  return { loggedOut: true, ...result };
+}

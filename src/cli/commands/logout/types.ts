@@ -1,0 +1,5 @@
+export interface LogoutResult {
+  configPath: string;
+  hadToken: boolean;
+  envTokenSet: boolean;
+}

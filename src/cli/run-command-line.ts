@@ -1,0 +1,54 @@
+import { CommanderError } from 'commander';
+import { PlantsError } from '../core/errors.js';
+import { buildProgram, type OnCommand } from './commander-program.js';
+import type { Context } from './context.js';
+import { EXIT } from './exit-codes.js';
+import { COMMANDS } from './program.js';
+import { reportError } from './report-error.js';
+
+/** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
+export async function runCommandLine(argv: readonly string[], ctx: Context): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  // Whether a failure is reported as JSON: as the command's options say once parsed (`--name
+  // --json` names a plant "--json"); until then as argv says, so that usage errors honour it too.
+  let json: boolean | undefined;
+  const onCommand: OnCommand = async (spec, input) => {
+    const options = spec.options(input);
+    json = (options as { json?: unknown }).json === true;
+    // Each command's implementation is loaded only when it runs: `--version` loads none.
+    const command = await spec.load();
+    const result = await command.run(options, ctx);
+    if (json) {
+      // Loaded here, not at start-up: only --json output needs the lossless writer (ids are bigints).
+      const { stringifyJson } = await import('../core/json.js');
+      ctx.io.stdout.write(`${stringifyJson(command.toJson(result), 2)}\n`);
+    } else command.renderHuman(result, ctx.io);
+    exitCode = command.exitCode?.(result) ?? EXIT.ok;
+  };
+  try {
+    await buildProgram(COMMANDS, ctx, onCommand).parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    // Commander "fails" with exit code 0 after printing help or the version, and with
+    // commander.help after printing help for a command given without its subcommand.
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
+    if (error instanceof CommanderError && error.code === 'commander.help') return EXIT.usage;
+    return reportError(asUsageError(error, argv), ctx.io, ctx.env, json ?? wantsJson(argv));
+  }
+}
+
+/** Commander's own errors (unknown option, missing argument, …) as our usage error. */
+function asUsageError(error: unknown, argv: readonly string[]): unknown {
+  if (!(error instanceof CommanderError)) return error;
+  // The help of the command in question, when there is one by that name.
+  const command = error.code === 'commander.unknownCommand' ? undefined : argv.find((arg) => !arg.startsWith('-'));
+  // `--tokn=SECRET` is an unknown option whose value may be a secret: never repeat a value.
+  const message = error.message.replace(/^error: /, '').replace(/(--?[\w-]+=)[^'\s]*/g, '$1…');
+  return new PlantsError('usage', message, { hint: `see plants ${command ? `${command} ` : ''}--help` });
+}
+
+/** Whether the user asked for JSON; read from argv so that even a usage error can honour it. */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}

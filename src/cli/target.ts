@@ -1,0 +1,94 @@
+import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
+import { PlantsError } from '../core/errors.js';
+import type { PlantStore } from '../core/store.js';
+import { bool, text, usageError, type FlagSpec, type ParsedInput } from './command-spec.js';
+import { Settings } from './config/resolve.js';
+import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS } from './config/settings.js';
+import type { Context } from './context.js';
+
+/** The flags that say where a command works: the local store, or a service. Declared once, for every command that has them. */
+export const TARGET_FLAGS: readonly FlagSpec[] = [
+  { flags: '--local', description: 'use the local JSON file store instead of the service' },
+  { flags: '--store <path>', description: 'with --local: the store file (default: $PLANTS_STORE, config, or the data directory)', completes: 'file' },
+  { flags: '--base-url <url>', description: `service address (default: $PLANTS_BASE_URL, config, or ${DEFAULT_BASE_URL})` },
+  { flags: '--token <token>', description: 'bearer token for this call (prefer plants login: flags end up in shell history)' },
+  { flags: '--timeout <seconds>', description: `seconds to wait for the service (default ${DEFAULT_TIMEOUT_SECONDS})` },
+];
+
+/** Where a command works, as its flags say; unset flags fall back to the settings. */
+export type Target = { local: true; store?: string } | { local: false; baseUrl?: string; token?: string; timeout?: string };
+
+const SERVICE_FLAGS = { baseUrl: '--base-url', token: '--token', timeout: '--timeout' } as const;
+
+/** The target of a command line: `--local` (with `--store`), or the service (with its flags), never a mix. */
+export function targetOptions(command: string, input: ParsedInput): Target {
+  const store = text(input, 'store');
+  const service = Object.fromEntries(Object.keys(SERVICE_FLAGS).flatMap((key) => (text(input, key) === undefined ? [] : [[key, text(input, key)]]))) as {
+    baseUrl?: string;
+    token?: string;
+    timeout?: string;
+  };
+  if (bool(input, 'local')) {
+    const given = (Object.keys(service) as (keyof typeof SERVICE_FLAGS)[]).map((key) => SERVICE_FLAGS[key]);
+    if (given.length > 0) throw usageError(command, `${given.join(', ')} cannot be used with --local`);
+    return store === undefined ? { local: true } : { local: true, store };
+  }
+  if (store !== undefined) throw usageError(command, '--store only applies with --local: add --local, or drop --store');
+  return { local: false, ...service };
+}
+
+/** The settings of a target: its flags over the environment, the config file and the defaults. */
+export function targetSettings(target: Target, ctx: Context): Promise<Settings> {
+  return Settings.load(ctx, target.local ? { store: target.store } : { 'base-url': target.baseUrl, token: target.token, timeout: target.timeout });
+}
+
+/** The local store the settings name, opened (read and checked). */
+export async function openLocalStore(settings: Settings, ctx: Context): Promise<{ store: PlantStore; path: string }> {
+  const path = settings.require('store');
+  return { store: await ctx.openStore({ kind: 'file', path }), path };
+}
+
+/**
+ * The HTTP client for the service the settings point at, with their token and timeout. No token
+ * is `not_logged_in` (exit 3) before anything is sent.
+ */
+export async function serviceClient(
+  settings: Settings,
+  ctx: Context,
+  bulk: Pick<PlantsClientOptions, 'connections' | 'retry'> = {},
+): Promise<{ client: PlantsClient; baseUrl: string }> {
+  // A bad base URL or timeout (a usage error) is reported before a missing token.
+  const baseUrl = settings.require('base-url');
+  const timeoutSeconds = Number(settings.require('timeout'));
+  const token = settings.get('token').value;
+  if (token === undefined) {
+    throw new PlantsError('not_logged_in', 'no token to authenticate with the service', {
+      hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local',
+    });
+  }
+  checkProxyVariables(ctx.env);
+  const client = await ctx.httpClient({ baseUrl, token, timeoutSeconds, env: ctx.env, userAgent: `plants/${ctx.version}`, ...bulk });
+  return { client, baseUrl };
+}
+
+/**
+ * A proxy variable that names no proxy is a usage error that names it, before anything is sent:
+ * undici would throw an error of its own deep inside the first request.
+ */
+function checkProxyVariables(env: Context['env']): void {
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      throw new PlantsError('usage', `${name} is not a proxy URL: ${JSON.stringify(value)} (expected e.g. http://proxy.example.com:3128)`, {
+        hint: `fix or unset ${name}`,
+      });
+    }
+  }
+}

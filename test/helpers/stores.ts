@@ -1,0 +1,29 @@
+import type { NewPlant } from '../../src/core/schemas.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore } from '../../src/core/store.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+
+/** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
+export class DelegatingStore implements PlantStore {
+  constructor(protected readonly inner: PlantStore = new MemoryStore()) {}
+  addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    return this.inner.addAll(plants);
+  }
+  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+    return this.inner.deleteAll(ids);
+  }
+  get(id: bigint): Promise<NewPlant | undefined> {
+    return this.inner.get(id);
+  }
+  list(query: ListQuery): Promise<NewPlant[]> {
+    return this.inner.list(query);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A memory store with some of its calls replaced. */
+export function storeWith(calls: Partial<PlantStore>, inner: PlantStore = new MemoryStore()): PlantStore {
+  const store = new DelegatingStore(inner);
+  return Object.assign(store, calls);
+}
