@@ -52,13 +52,17 @@ export interface ParsedInput {
   flags: Readonly<Record<string, string | boolean | string[] | undefined>>;
 }
 
-/** What a command's implementation is: a run that returns data, and the two ways to show it. */
+/**
+ * What a command's implementation is: a run that returns data, and the two ways to show it. A
+ * result too large to hold (a list of a million plants) is data that streams: its renderers write
+ * it as it comes.
+ */
 export interface CommandImplementation<Options, Result = unknown> {
   run(options: Options, ctx: Context): Promise<Result>;
   /** Human output: data on stdout, messages on stderr. */
-  renderHuman(result: Result, io: IOStreams): void;
-  /** The one JSON document printed on stdout with --json. */
-  toJson(result: Result): unknown;
+  renderHuman(result: Result, io: IOStreams): void | Promise<void>;
+  /** The one JSON document printed on stdout with --json: as a value, or written as it comes. */
+  renderJson(result: Result, io: IOStreams): void | Promise<void>;
   /** The exit code of a command that ran to the end but did not fully succeed (default 0). */
   exitCode?(result: Result): number;
 }

@@ -25,6 +25,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   unsupported_media_type: EXIT.usage,
   payload_too_large: EXIT.usage,
   bad_request: EXIT.usage,
+  invalid_parameter: EXIT.usage,
   method_not_allowed: EXIT.usage,
   headers_too_large: EXIT.usage,
   not_logged_in: EXIT.auth,

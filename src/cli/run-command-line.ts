@@ -18,11 +18,8 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     // Each command's implementation is loaded only when it runs: `--version` loads none.
     const command = await spec.load();
     const result = await command.run(options, ctx);
-    if (json) {
-      // Loaded here, not at start-up: only --json output needs the lossless writer (ids are bigints).
-      const { stringifyJson } = await import('../core/json.js');
-      ctx.io.stdout.write(`${stringifyJson(command.toJson(result), 2)}\n`);
-    } else command.renderHuman(result, ctx.io);
+    if (json) await command.renderJson(result, ctx.io);
+    else await command.renderHuman(result, ctx.io);
     exitCode = command.exitCode?.(result) ?? EXIT.ok;
   };
   try {

@@ -2,7 +2,10 @@ import type { Readable } from 'node:stream';
 import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
-import { ErrorBodySchema, PlantSchema, type Plant } from '../core/schemas.js';
+import { ErrorBodySchema, PlantSchema, type NewPlant, type Plant } from '../core/schemas.js';
+import { parseNewPlant } from '../core/validate.js';
+import type { DeleteOutcome } from '../core/store.js';
+import type { RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
 
 /** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
@@ -37,35 +40,88 @@ const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a to
  * other answer (`refused` for a contract 400, `auth_refused`, or `bad_response` for anything
  * outside the contract, quoting the status and a short excerpt of the body).
  */
-export function readAnswer(status: number, body: string, location?: string): Plant {
-  if (status === 200) {
+export function readCreateAnswer(answer: RawAnswer): Plant {
+  if (answer.status === 200) {
     // A Plant holds strings only: the native parser reads it exactly, and an import reads thousands.
-    const plant = PlantSchema.safeParse(tryParse(body, JSON.parse));
+    const plant = PlantSchema.safeParse(tryParse(answer.text, JSON.parse));
     if (plant.success) return plant.data;
-    throw outsideContract(status, body, 'the body is not a Plant');
+    throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
   }
-  const error = ErrorBodySchema.safeParse(tryParse(body, parseJson));
+  throw failureOf(answer, 'the plant', 'created');
+}
+
+/** GET /plants/{id}: the plant of a 200 (its id exact: read losslessly), undefined for a 404. */
+export function readPlantAnswer(answer: RawAnswer, id: bigint): NewPlant | undefined {
+  if (answer.status === 404 && isError(answer.text)) return undefined;
+  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', 'GET /plants/{id}');
+  const plant = plantOf(tryParse(answer.text, parseJson));
+  if (plant === undefined || plant.id !== id) throw outsideContract(answer.status, answer.text, `the body is not the plant ${id}`);
+  return plant;
+}
+
+/** GET /plants: the page of a 200, every plant's id exact. */
+export function readPageAnswer(answer: RawAnswer): NewPlant[] {
+  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', 'GET /plants');
+  const page = tryParse(answer.text, parseJson);
+  if (!Array.isArray(page)) throw outsideContract(answer.status, answer.text, 'the body is not an array of plants');
+  return page.map((entry: unknown) => {
+    const plant = plantOf(entry);
+    if (plant === undefined) throw outsideContract(answer.status, answer.text, 'the body is not an array of plants');
+    return plant;
+  });
+}
+
+/** DELETE /plants/{id}: deleted for a 204, absent for a 404. */
+export function readDeleteAnswer(answer: RawAnswer): DeleteOutcome {
+  if (answer.status === 204) return 'deleted';
+  if (answer.status === 404 && isError(answer.text)) return 'absent';
+  throw failureOf(answer, 'the deletion', 'done', 'DELETE /plants/{id}');
+}
+
+/**
+ * The failure an answer other than the expected one means, for a request about `what`, which was
+ * not `done` when the service says so. `extension` names an operation beyond the contract: a
+ * service that has only the contract's POST answers it 404 or 405.
+ */
+function failureOf(answer: RawAnswer, what: string, done: string, extension?: string): PlantsError {
+  const { status, text } = answer;
+  const error = ErrorBodySchema.safeParse(tryParse(text, parseJson));
   const detail = error.success ? `: ${printable(error.data.message)}` : '';
   if (isRetryableStatus(status)) {
     // Not processed, by what these statuses mean (and plants serve answers 503 only so).
-    throw new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was created`);
+    return new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was ${done}`);
   }
   if (status === 401 || status === 403) {
-    throw new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
+    return new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
   }
   if (status === 400) {
-    if (!error.success) throw outsideContract(status, body, 'the body is not an Error');
-    throw new PlantsError('refused', `the service refused the plant: ${printable(error.data.message)} (error ${error.data.error})`, {
-      error: error.data.error,
+    if (!error.success) return outsideContract(status, text, 'the body is not an Error');
+    return new PlantsError('refused', `the service refused ${what}: ${printable(error.data.message)} (error ${error.data.error})`, { error: error.data.error });
+  }
+  if (extension !== undefined && (status === 404 || status === 405)) {
+    return new PlantsError('bad_response', `the service has no ${extension} (HTTP ${status})${detail}`, {
+      hint: 'the contract specifies only POST /plants; plants serve has the extensions',
     });
   }
-  if (status >= 300 && status < 400 && location !== undefined) {
-    throw new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(location, 200)}, which plants does not follow`, {
+  if (status >= 300 && status < 400 && answer.location !== undefined) {
+    return new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(answer.location, 200)}, which plants does not follow`, {
       hint: 'if the service has moved, point --base-url (or plants config set base-url) at its new address',
       effect: 'unknown',
     });
   }
-  throw outsideContract(status, body);
+  return outsideContract(status, text);
+}
+
+function isError(text: string): boolean {
+  return ErrorBodySchema.safeParse(tryParse(text, parseJson)).success;
+}
+
+function plantOf(entry: unknown): NewPlant | undefined {
+  try {
+    return parseNewPlant(entry);
+  } catch {
+    return undefined;
+  }
 }
 
 function tryParse(body: string, parse: (text: string) => unknown): unknown {

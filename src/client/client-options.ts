@@ -1,4 +1,5 @@
 import type { NewPlant, Plant } from '../core/schemas.js';
+import type { DeleteOutcome, ListQuery } from '../core/store.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface PlantsClientOptions {
@@ -14,31 +15,21 @@ export interface PlantsClientOptions {
   retry?: RetryPolicy;
 }
 
+/**
+ * The service's operations, as a client sends them: the contract's create, and the extensions.
+ * A request is sent again only as the retry policy allows, where it cannot have been processed
+ * (retry.ts). Failures are PlantsErrors whose `effect` says whether the request may have been.
+ */
 export interface PlantsClient {
-  /**
-   * POSTs the plant and reads the answer. Sent again only as the retry policy allows, where the
-   * POST cannot have been processed (see retry.ts).
-   */
   createPlant(plant: NewPlant): Promise<Plant>;
+  /** Undefined for no such plant (404). */
+  getPlant(id: bigint): Promise<NewPlant | undefined>;
+  listPlants(query: ListQuery): Promise<NewPlant[]>;
+  deletePlant(id: bigint): Promise<DeleteOutcome>;
   close(): Promise<void>;
 }
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
-
-/** The headers of every POST /plants, whichever client sends it. */
-export function postHeaders(options: PlantsClientOptions): Record<string, string> {
-  return {
-    authorization: `Bearer ${options.token}`,
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': options.userAgent,
-  };
-}
-
-/** The time-out in milliseconds (at least 1: 0 would mean none to node and undici). */
-export function timeoutMs(options: PlantsClientOptions): number {
-  return Math.max(1, Math.round(options.timeoutSeconds * 1000));
-}
 
 /** Whether the environment names a proxy (NO_PROXY alone names none). */
 export function usesProxy(env: PlantsClientOptions['env']): boolean {

@@ -1,12 +1,54 @@
+import { encodePlant } from '../core/plant-json.js';
+import { PlantsError } from '../core/errors.js';
+import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPlantAnswer, transportError } from './answer.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
+import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
+import type { RawAnswer, Transport } from './transport.js';
 
 /**
- * The HTTP client for these options. One plain request (a `plants create`) goes through
- * node:http: the npm undici package costs ~90 ms to load, most of a create's time. Anything more
- * (a proxy from the environment, a pool of connections, retries) loads undici.
+ * The client for these options. One plain request (a `plants create`) goes through node:http:
+ * the npm undici package costs ~90 ms to load, most of a create's time. Anything more (a proxy
+ * from the environment, a pool of connections, retries) loads undici.
  */
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
   const needsUndici = (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || usesProxy(options.env);
-  if (needsUndici) return (await import('./undici-client.js')).createUndiciClient(options);
-  return await (await import('./http-client.js')).createHttpClient(options);
+  const transport = needsUndici ? (await import('./undici-client.js')).createUndiciTransport(options) : await (await import('./http-client.js')).createHttpTransport(options);
+  return clientOver(transport, options);
+}
+
+/** The operations on a transport, each request sent again only where it cannot have been processed. */
+function clientOver(transport: Transport, options: PlantsClientOptions): PlantsClient {
+  const retry = options.retry ?? NO_RETRY;
+  const send = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: string): Promise<RawAnswer> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const lastTry = attempt >= retry.tries;
+      let answer: RawAnswer;
+      try {
+        answer = await transport.request(method, path, body);
+      } catch (error) {
+        if (error instanceof PlantsError) throw error;
+        if (lastTry || !isRetryableError(error)) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds);
+        await sleep(retryDelayMs(retry, attempt, undefined));
+        continue;
+      }
+      if (lastTry || !isRetryableStatus(answer.status)) return answer;
+      await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
+    }
+  };
+  return {
+    createPlant: async (plant) => readCreateAnswer(await send('POST', '/plants', encodePlant(plant))),
+    getPlant: async (id) => readPlantAnswer(await send('GET', `/plants/${id}`), id),
+    listPlants: async ({ after, limit, tag }) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (after !== undefined) query.set('after', String(after));
+      if (tag !== undefined) query.set('tag', tag);
+      return readPageAnswer(await send('GET', `/plants?${query}`));
+    },
+    deletePlant: async (id) => readDeleteAnswer(await send('DELETE', `/plants/${id}`)),
+    close: () => transport.close(),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,17 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, EnvHttpProxyAgent } from 'undici';
-import { PlantsError } from '../core/errors.js';
-import { encodePlant } from '../core/plant-json.js';
-import { readAnswer, readAnswerBody, transportError } from './answer.js';
-import { postHeaders, timeoutMs, usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
-import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
+import { readAnswerBody } from './answer.js';
+import { usesProxy, type PlantsClientOptions } from './client-options.js';
+import { requestHeaders, timeoutMs, type Transport } from './transport.js';
 
 /**
- * The client on the npm undici package: a pool of keep-alive connections (imports), the proxy
- * variables honoured (EnvHttpProxyAgent: Node's fetch ignores them), separate connect and
- * response time-outs, and retries where a POST cannot have been processed.
+ * Requests on the npm undici package: a pool of keep-alive connections (imports), the proxy
+ * variables honoured (EnvHttpProxyAgent: Node's fetch ignores them), separate connect and answer
+ * time-outs.
  */
-export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
+export function createUndiciTransport(options: PlantsClientOptions): Transport {
   const timeout = timeoutMs(options);
   const env = options.env;
   const pool = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout, connections: options.connections ?? 1 };
@@ -25,41 +22,23 @@ export function createUndiciClient(options: PlantsClientOptions): PlantsClient {
         noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
       })
     : new Agent(pool);
-  const url = `${options.baseUrl}/plants`;
-  const target = new URL(url);
   // Taken apart once, not for each of an import's thousands of requests.
-  const post = {
-    origin: target.origin,
-    path: `${target.pathname}${target.search}`,
-    method: 'POST' as const,
-    headers: postHeaders(options),
-  };
-  const retry = options.retry ?? NO_RETRY;
-
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/$/, '');
+  const headers = { get: requestHeaders(options, undefined), post: requestHeaders(options, '') };
   return {
-    async createPlant(plant) {
-      const body = encodePlant(plant);
-      for (let attempt = 1; ; attempt += 1) {
-        const lastTry = attempt >= retry.tries;
-        let answer: { status: number; text: string; retryAfter: string | string[] | undefined; location: string | undefined };
-        try {
-          const response = await dispatcher.request({ ...post, body });
-          const location = response.headers.location;
-          answer = {
-            status: response.statusCode,
-            text: await readAnswerBody(response.body, response.statusCode),
-            retryAfter: response.headers['retry-after'],
-            location: Array.isArray(location) ? location[0] : location,
-          };
-        } catch (error) {
-          if (error instanceof PlantsError) throw error;
-          if (lastTry || !isRetryableError(error)) throw transportError(error, url, options.timeoutSeconds);
-          await sleep(retryDelayMs(retry, attempt, undefined));
-          continue;
-        }
-        if (lastTry || !isRetryableStatus(answer.status)) return readAnswer(answer.status, answer.text, answer.location);
-        await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
-      }
+    async request(method, path, body) {
+      const response = await dispatcher.request({ origin: base.origin, path: `${prefix}${path}`, method, headers: body === undefined ? headers.get : headers.post, body: body ?? null });
+      const text = await readAnswerBody(response.body, response.statusCode);
+      const retryAfter = response.headers['retry-after'];
+      const location = response.headers.location;
+      const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+      return {
+        status: response.statusCode,
+        text,
+        ...(first(retryAfter) === undefined ? {} : { retryAfter: first(retryAfter) as string }),
+        ...(first(location) === undefined ? {} : { location: first(location) as string }),
+      };
     },
     async close() {
       await dispatcher.close();

@@ -18,6 +18,7 @@ export const ERROR_NUMBERS = {
   request_timeout: 1011,
   headers_too_large: 1012,
   outcome_unknown: 1013,
+  invalid_parameter: 1014,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,

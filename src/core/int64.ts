@@ -27,3 +27,16 @@ export function integerFromJsonNumberText(text: string, maxDigits = 40): bigint 
   const magnitude = BigInt(digits) * 10n ** BigInt(zerosToAppend);
   return sign === '-' ? -magnitude : magnitude;
 }
+
+/** The form of an int64 in a URL: base-10 digits, a minus sign for negatives, no plus, no leading zero. */
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]{0,18})$/;
+
+/**
+ * The int64 a text names in canonical form (`9223372036854775807`, `-1`, `0`), or undefined: for
+ * ids in paths and queries, where one text must name one plant (`01`, `+1`, `1e0`, `0x1` do not).
+ */
+export function int64FromCanonicalText(text: string): bigint | undefined {
+  if (!CANONICAL_INTEGER.test(text)) return undefined;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
+}

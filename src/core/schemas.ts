@@ -56,7 +56,7 @@ function jsonInteger(min: bigint, max: bigint) {
 }
 
 /** An int64 typed as text (a flag, a CSV cell): base-10 digits only. */
-const decimalInt64 = field((value): bigint | { problem: string } => {
+export const DecimalInt64Schema = field((value): bigint | { problem: string } => {
   if (value === undefined) return { problem: 'is required' };
   if (typeof value !== 'string') return { problem: `must be a base-10 integer, got ${describe(value)}` };
   const integer = integerFromDecimalText(value);
@@ -120,7 +120,7 @@ export const Int64Schema = jsonInteger(INT64_MIN, INT64_MAX);
 export const NewPlantSchema = z.pipe(jsonObject, z.object({ id: Int64Schema, name: text(), tag: z.optional(text()) }));
 
 /** The same NewPlant, typed as text: command-line flags and CSV cells. */
-export const NewPlantTextSchema = z.pipe(jsonObject, z.object({ id: decimalInt64, name: text(), tag: z.optional(text()) }));
+export const NewPlantTextSchema = z.pipe(jsonObject, z.object({ id: DecimalInt64Schema, name: text(), tag: z.optional(text()) }));
 
 /** The 200 answer: a Plant. Loose on purpose: only the contract's types are checked in answers we read. */
 export const PlantSchema = z.pipe(jsonObject, z.object({ name: z.string(), tag: z.optional(z.string()) }));

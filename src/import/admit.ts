@@ -1,12 +1,11 @@
-import type { ImportTally } from './outcomes.js';
-import type { Row, ValidRow } from './rows.js';
-import type { ImportSettings } from './settings.js';
+import type { BulkTally } from './outcomes.js';
+import type { BulkSettings, Row, ValidRow } from './row.js';
 
 /**
- * Counts a row read and decides whether it goes to the store: not once the import has stopped,
- * not when it is invalid, not under --dry-run (where a valid row is only counted).
+ * Counts a row read and decides whether its work is done: not once the work has stopped, not when
+ * the row is invalid, not under --dry-run (where a valid row is only counted).
  */
-export function admit(row: Row, tally: ImportTally, settings: ImportSettings): row is ValidRow {
+export function admit<T>(row: Row<T>, tally: BulkTally<T>, settings: BulkSettings): row is ValidRow<T> {
   tally.read();
   if (tally.stopped) {
     tally.notSent(row);

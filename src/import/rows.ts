@@ -1,59 +1,49 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { isPlantsError, PlantsError } from '../core/errors.js';
-import { parseJson } from '../core/json.js';
-import { readPlantJson } from '../core/plant-json.js';
+import { PlantsError } from '../core/errors.js';
 import { integerFromDecimalText } from '../core/int64.js';
 import { printable, thousands } from '../core/printable.js';
-import type { NewPlant } from '../core/schemas.js';
-import { parseNewPlantText, readableId } from '../core/validate.js';
+import { readableId } from '../core/validate.js';
 import type { Format } from './formats.js';
+import type { InvalidRow, Row, RowPlace } from './row.js';
 import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type RawRecord } from './records.js';
 
-/** Line number (NDJSON, CSV: where the record starts) or array index (JSON), as a person finds it. */
-type RowPlace = { line: number } | { index: number };
-
-/** One row of an import: where it is, and the plant it makes or why it makes none. */
-export type Row = ValidRow | InvalidRow;
-
-export interface ValidRow {
-  at: RowPlace;
-  plant: NewPlant;
-  error?: undefined;
-}
-
-export interface InvalidRow {
-  at: RowPlace;
-  error: PlantsError;
-  /**
-   * The row as read, re-importable as one NDJSON line (for --rejects). Valid rows keep only their
-   * plant; a row over the size limit keeps nothing.
-   */
-  raw?: unknown;
-  /** The id, when the row's id itself is a valid int64. */
-  id?: bigint;
-  plant?: undefined;
+/**
+ * What a kind of bulk work makes of each row of its input (a plant to create, an id to delete):
+ * the formats are read here once for all.
+ */
+export interface RowReader<T> {
+  /** A row from the text of one JSON value: an NDJSON line, an element of a JSON array. */
+  json(text: string, at: RowPlace): Row<T>;
+  /** The CSV columns it reads: those a header must name, and those it reads when named. */
+  columns: { required: readonly string[]; optional: readonly string[] };
+  /** A row from a CSV record's cells, by column. */
+  csv(cells: Readonly<Record<string, string | undefined>>, at: RowPlace): Row<T>;
+  /** A row from a line that holds only an id (the `ids` format), for the work that takes one. */
+  idLine?(text: string, at: RowPlace): Row<T>;
 }
 
 /**
  * The rows of an input, streamed in runs of rows (a promise per run rather than per row, which at
  * a hundred thousand rows a second matters). No row takes more memory than MAX_ROW_BYTES, however
- * long it is: it becomes a failed row, and the import goes on.
+ * long it is: it becomes a failed row, and the work goes on.
  */
-export function readRows(input: AsyncIterable<Buffer | string>, format: Format): AsyncIterable<Row[]> {
+export function readRows<T>(input: AsyncIterable<Buffer | string>, format: Format | 'ids', reader: RowReader<T>): AsyncIterable<Row<T>[]> {
   const bytes = asBuffers(input);
   switch (format) {
     case 'ndjson':
-      return ndjsonRows(ndjsonRecords(bytes));
+      return lineRows(ndjsonRecords(bytes), reader.json);
+    case 'ids':
+      return lineRows(ndjsonRecords(bytes), reader.idLine as NonNullable<typeof reader.idLine>);
     case 'csv': {
       const options = { ...CSV_OPTIONS };
       // csv-parse must break records where csvRecords does: at a CR alone, in an old Mac file.
       const onLineBreak = (lineBreak: 'lf' | 'cr') => {
         if (lineBreak === 'cr') options.record_delimiter = ['\r'];
       };
-      return csvRows(csvRecords(bytes, undefined, onLineBreak), options);
+      return csvRows(csvRecords(bytes, undefined, onLineBreak), options, reader);
     }
     case 'json':
-      return jsonArrayRows(jsonArrayRecords(bytes));
+      return jsonArrayRows(jsonArrayRecords(bytes), reader);
   }
 }
 
@@ -109,14 +99,21 @@ function tooLong(at: RowPlace): InvalidRow {
   return { at, error: new PlantsError('payload_too_large', `the row is over ${thousands(MAX_ROW_BYTES)} bytes, the most a row may be`) };
 }
 
-function failedRow(at: RowPlace, raw: unknown, error: PlantsError): Row {
+/** A row that asks for nothing that can be done, kept as read (for --rejects), with its id when that is readable. */
+export function failedRow(at: RowPlace, raw: unknown, error: PlantsError): InvalidRow {
   const id = readableId(raw);
   return id === undefined ? { at, raw, error } : { at, raw, error, id };
 }
 
-async function* ndjsonRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<Row[]> {
+/** A row of JSON text that is not JSON. */
+export function notJsonRow(at: RowPlace, source: string, why: string): InvalidRow {
+  return { at, raw: source, error: new PlantsError('malformed_json', `not JSON (${why}): ${printable(source, 80)}`) };
+}
+
+/** Rows of lines (NDJSON, ids): a blank line is no row; a byte order mark and a CR at the end are not part of a line. */
+async function* lineRows<T>(records: AsyncIterable<RawRecord[]>, rowOf: (text: string, at: RowPlace) => Row<T>): AsyncIterable<Row<T>[]> {
   for await (const run of records) {
-    const rows: Row[] = [];
+    const rows: Row<T>[] = [];
     for (const { bytes, line } of run) {
       if (bytes === undefined) {
         rows.push(tooLong({ line }));
@@ -125,25 +122,15 @@ async function* ndjsonRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<R
       const text = bytes.toString('utf8');
       const unmarked = line === 1 ? text.replace(/^\uFEFF/, '') : text;
       const source = unmarked.endsWith('\r') ? unmarked.slice(0, -1) : unmarked;
-      if (source.trim() !== '') rows.push(jsonRow(source, { line }));
+      if (source.trim() !== '') rows.push(rowOf(source, { line }));
     }
     if (rows.length > 0) yield rows;
   }
 }
 
-/** One row of JSON text (an NDJSON line, an array's element), read by core/plant-json.ts. */
-function jsonRow(source: string, at: RowPlace): Row {
-  const reading = readPlantJson(source);
-  if (reading.plant !== undefined) return { at, plant: reading.plant };
-  if (reading.notJson !== undefined) return { at, raw: source, error: new PlantsError('malformed_json', `not JSON (${reading.notJson}): ${printable(source, 80)}`) };
-  // Kept as the row was, for --rejects; its id, when that is readable, for the report.
-  return failedRow(at, parseJson(source), reading.invalid);
-}
-
+/** Where each column a reader takes is in a CSV header, and how many columns the header has. */
 interface Columns {
-  id: number;
-  name: number;
-  tag: number | undefined;
+  at: Map<string, number>;
   count: number;
 }
 
@@ -151,10 +138,10 @@ interface Columns {
  * CSV rows: records cut by csvRecords, parsed by csv-parse a run at a time (its synchronous API:
  * each run holds whole records only). Records end with LF or CRLF; a lone CR is part of a field.
  */
-async function* csvRows(records: AsyncIterable<RawRecord[]>, options: CsvOptions): AsyncIterable<Row[]> {
+async function* csvRows<T>(records: AsyncIterable<RawRecord[]>, options: CsvOptions, reader: RowReader<T>): AsyncIterable<Row<T>[]> {
   let columns: Columns | undefined;
   for await (const run of records) {
-    const rows: Row[] = [];
+    const rows: Row<T>[] = [];
     for (const { record, line } of parseRun(run, columns === undefined, options)) {
       if (record === undefined) {
         if (columns === undefined) throw unreadable(`the CSV header is over ${thousands(MAX_ROW_BYTES)} bytes`);
@@ -164,14 +151,14 @@ async function* csvRows(records: AsyncIterable<RawRecord[]>, options: CsvOptions
       // An empty line.
       if (record.length === 1 && record[0] === '') continue;
       if (columns === undefined) {
-        columns = header(record);
+        columns = header(record, reader);
         continue;
       }
-      rows.push(csvRow(record, columns, line));
+      rows.push(csvRow(record, columns, { line }, reader));
     }
     if (rows.length > 0) yield rows;
   }
-  if (columns === undefined) throw unreadable('the CSV input is empty: expected a header row id,name,tag');
+  if (columns === undefined) throw unreadable(`the CSV input is empty: expected a header row ${[...reader.columns.required, ...reader.columns.optional].join(',')}`);
 }
 
 interface CsvOptions {
@@ -223,47 +210,57 @@ function parseOne({ bytes, line }: RawRecord, bom: boolean, options: CsvOptions)
   }
 }
 
-function csvRow(record: string[], columns: Columns, line: number): Row {
-  const cell = (index: number | undefined) => (index === undefined ? undefined : record[index]);
-  const fields = { id: cell(columns.id), name: cell(columns.name), tag: cell(columns.tag) || undefined };
-  // What a rejected row is written back as: the id as a number where it is one.
-  const raw = () => ({ ...fields, id: integerFromDecimalText(fields.id ?? '') ?? fields.id });
+function csvRow<T>(record: string[], columns: Columns, at: RowPlace, reader: RowReader<T>): Row<T> {
+  const cells: Record<string, string | undefined> = {};
+  for (const [name, index] of columns.at) cells[name] = record[index];
   if (record.length !== columns.count) {
     // The row's line is reported beside the message (the summary, --report): not in it again.
     const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
-    return failedRow({ line }, raw(), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }));
+    return failedRow(at, csvRaw(cells), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }));
   }
-  try {
-    return { at: { line }, plant: parseNewPlantText(fields) };
-  } catch (error) {
-    if (!isPlantsError(error)) throw error;
-    return failedRow({ line }, raw(), error);
-  }
+  return reader.csv(cells, at);
 }
 
-function header(record: string[]): Columns {
-  const names = record.map((name) => name.trim().toLowerCase());
-  const id = names.indexOf('id');
-  const name = names.indexOf('name');
-  if (id === -1 || name === -1) {
-    throw unreadable(`the first CSV line must be a header naming the columns id, name and optionally tag; got ${printable(record.join(','), 80)}`);
+/** A CSV row as a rejected row is written back: its cells, the id a number where it is one, an empty tag none. */
+export function csvRaw(cells: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(cells)) {
+    if (name === 'id') raw.id = integerFromDecimalText(value ?? '') ?? value;
+    else if (value !== undefined && (value !== '' || name !== 'tag')) raw[name] = value;
   }
-  const tag = names.indexOf('tag');
-  return { id, name, tag: tag === -1 ? undefined : tag, count: record.length };
+  return raw;
+}
+
+function header<T>(record: string[], reader: RowReader<T>): Columns {
+  const names = record.map((name) => name.trim().toLowerCase());
+  const at = new Map<string, number>();
+  for (const name of [...reader.columns.required, ...reader.columns.optional]) {
+    const index = names.indexOf(name);
+    if (index !== -1) at.set(name, index);
+  }
+  if (reader.columns.required.some((name) => !at.has(name))) {
+    throw unreadable(`the first CSV line must be a header naming the columns ${headerExample(reader)}; got ${printable(record.join(','), 80)}`);
+  }
+  return { at, count: record.length };
+}
+
+function headerExample<T>(reader: RowReader<T>): string {
+  const { required, optional } = reader.columns;
+  return optional.length === 0 ? required.join(', ') : `${required.join(', ')} and optionally ${optional.join(', ')}`;
 }
 
 /** The elements of a JSON array, each a row by its index; an element that is not JSON is a failed row. */
-async function* jsonArrayRows(records: AsyncIterable<RawRecord[]>): AsyncIterable<Row[]> {
+async function* jsonArrayRows<T>(records: AsyncIterable<RawRecord[]>, reader: RowReader<T>): AsyncIterable<Row<T>[]> {
   let index = 0;
   for await (const run of records) {
-    const rows: Row[] = [];
+    const rows: Row<T>[] = [];
     for (const { bytes } of run) {
       const at = { index: index++ };
       if (bytes === undefined) {
         rows.push(tooLong(at));
         continue;
       }
-      rows.push(jsonRow(bytes.toString('utf8').trim(), at));
+      rows.push(reader.json(bytes.toString('utf8').trim(), at));
     }
     if (rows.length > 0) yield rows;
   }

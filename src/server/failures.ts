@@ -55,6 +55,9 @@ export function failureFor(error: unknown): { failure: Failure; expected: boolea
       case 'duplicate_id':
         // The create logic's own message, the same text `--local` prints.
         return { failure: { status: 400, error: error.error, message: error.message }, expected: true };
+      case 'not_found':
+        // The read and delete logic's: no plant with the id.
+        return { failure: { status: 404, error: error.error, message: error.message }, expected: true };
       case 'store_io':
       case 'store_locked':
       case 'store_corrupt':

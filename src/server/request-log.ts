@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { printable } from '../core/printable.js';
+import { matchRoute } from './routes.js';
 
 /**
  * Writes one line per request once it is over: ISO time, method, route, status, duration. The
@@ -32,6 +33,5 @@ function requestLine(at: string, req: IncomingMessage | undefined, status: strin
 
 /** The route a request's target names, or `(other path)`: never the path itself. */
 function routeOf(target: string): string {
-  const path = target.split('?', 1)[0];
-  return path === '/plants' ? path : '(other path)';
+  return matchRoute(target)?.route ?? '(other path)';
 }

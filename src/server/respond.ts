@@ -21,9 +21,13 @@ export function sendJson(
   headers: Readonly<Record<string, string>> = {},
   options: AnswerOptions = {},
 ): void {
-  if (res.headersSent || res.destroyed) return;
   // A Plant or an Error: strings and an int32, which the native writer puts exactly.
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), options, headers);
+}
+
+/** Writes an answer whose JSON is written already (plants with their ids: core/plant-json.ts). */
+export function sendJsonText(res: ServerResponse, status: number, text: string, options: AnswerOptions = {}, headers: Readonly<Record<string, string>> = {}): void {
+  if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     ...COMMON_HEADERS,
     ...headers,
@@ -31,6 +35,13 @@ export function sendJson(
     ...(options.close ? { connection: 'close' } : {}),
   });
   res.end(text);
+}
+
+/** A 204: done, nothing to say. */
+export function sendNoContent(res: ServerResponse, options: AnswerOptions = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(204, { 'cache-control': 'no-store', ...(options.close ? { connection: 'close' } : {}) });
+  res.end();
 }
 
 export function sendFailure(res: ServerResponse, answer: Failure, options: AnswerOptions = {}): void {

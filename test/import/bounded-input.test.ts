@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { PLANT_ROWS } from '../../src/import/plant-rows.js';
 import { readRows } from '../../src/import/rows.js';
 import type { Format } from '../../src/import/formats.js';
 import { BIN, exited, isolatedEnv, runPlants } from '../helpers/cli-process.js';
@@ -13,7 +14,7 @@ const LIMIT = 64 * 1024;
 
 async function rowsOf(format: Format, chunks: (string | Buffer)[]) {
   const rows = [];
-  for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), format)) rows.push(...run);
+  for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), format, PLANT_ROWS)) rows.push(...run);
   return rows;
 }
 
@@ -27,7 +28,7 @@ describe('import input is bounded: no row takes more than 64 KiB of memory', () 
     // In small chunks, as a pipe gives them: the row is cut across many.
     const chunks = text.match(/[^]{1,10000}/g) as string[];
     const rows = await rowsOf(format, chunks);
-    expect(rows.map((row) => (row.error === undefined ? row.plant.name : row.error.message))).toEqual([
+    expect(rows.map((row) => (row.error === undefined ? row.value.name : row.error.message))).toEqual([
       'the row is over 65,536 bytes, the most a row may be',
       'Fern',
     ]);
@@ -48,7 +49,7 @@ describe('import input is bounded: no row takes more than 64 KiB of memory', () 
     for (const size of [1, 3, 7, text.length]) {
       const chunks = text.match(new RegExp(`[^]{1,${size}}`, 'gu')) as string[];
       const rows = await rowsOf('json', chunks);
-      expect(rows.map((row) => row.plant?.name)).toEqual(['a, [b]', 'c"]', 'd']);
+      expect(rows.map((row) => row.value?.name)).toEqual(['a, [b]', 'c"]', 'd']);
       expect(rows.map((row) => row.at)).toEqual([{ index: 0 }, { index: 1 }, { index: 2 }]);
     }
     expect(await rowsOf('json', ['[ ]'])).toEqual([]);
@@ -66,7 +67,7 @@ describe('import input is bounded: no row takes more than 64 KiB of memory', () 
 
   it('a malformed element of a JSON array is a failed row, and the import goes on', async () => {
     const rows = await rowsOf('json', ['[{"id":1,"name":}, {"id":2,"name":"b"}]']);
-    expect(rows.map((row) => row.error?.code ?? row.plant?.name)).toEqual(['malformed_json', 'b']);
+    expect(rows.map((row) => row.error?.code ?? row.value?.name)).toEqual(['malformed_json', 'b']);
   });
 
   it.each(['ndjson', 'csv', 'json'] as const)('import /dev/zero --format %s ends at once with exit 2: not text', async (format) => {

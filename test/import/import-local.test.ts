@@ -2,9 +2,11 @@ import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlantStore } from '../../src/core/store.js';
-import { importIntoStore } from '../../src/import/local-import.js';
-import { ImportTally } from '../../src/import/outcomes.js';
-import type { Row } from '../../src/import/rows.js';
+import { applyInBatches } from '../../src/import/store-batches.js';
+import { BulkTally } from '../../src/import/outcomes.js';
+import type { Row } from '../../src/import/row.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { duplicateId } from '../../src/core/create.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { storeMaybeWrittenError } from '../../src/store/store-errors.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
@@ -265,8 +267,8 @@ describe('plants import output files', () => {
   });
 });
 
-describe('importIntoStore', () => {
-  async function* runs(rows: Row[]): AsyncIterable<Row[]> {
+describe('applyInBatches (an import --local)', () => {
+  async function* runs(rows: Row<NewPlant>[]): AsyncIterable<Row<NewPlant>[]> {
     yield rows;
   }
 
@@ -279,11 +281,12 @@ describe('importIntoStore', () => {
         throw storeMaybeWrittenError('/tmp/plants.json', 'fsync the directory of', Object.assign(new Error('EIO'), { code: 'EIO' }));
       },
     });
-    const tally = new ImportTally();
-    const rows: Row[] = [1n, 2n].map((id, i) => ({ at: { line: i + 1 }, plant: { id, name: `p${id}` } }));
-    await importIntoStore(runs(rows), store, tally, { onConflict: 'fail', failFast: false, dryRun: false });
+    const tally = new BulkTally<NewPlant>();
+    const rows: Row<NewPlant>[] = [1n, 2n].map((id, i) => ({ at: { line: i + 1 }, value: { id, name: `p${id}` }, id }));
+    const work = async (plants: NewPlant[]) => (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? ('done' as const) : ('noop' as const)));
+    await applyInBatches(runs(rows), work, (row) => duplicateId(row.id), tally, { onNoop: 'fail', failFast: false, dryRun: false });
     expect(memory.plants.size).toBe(2);
-    expect(tally.counts).toMatchObject({ created: 0, unknown: 2, notSent: 0 });
+    expect(tally.counts).toMatchObject({ done: 0, unknown: 2, notSent: 0 });
     expect(tally.stoppedBy?.message).toContain('the plants may or may not be stored');
   });
 });

@@ -79,7 +79,7 @@ describe('listen and stopServer', () => {
     const answer = { status: response.statusCode, headers: response.headers, body: await response.body.text() };
     expect(answer.status).toBe(200);
     expect(answer.headers.connection).toBe('close');
-    expectDocumentedAnswer(answer);
+    expectDocumentedAnswer(answer, { method: 'POST', path: '/plants' });
     await stopping;
     expect(stopped).toBe(true);
   });

@@ -35,7 +35,12 @@ describe('openapi.json', () => {
     expect(openapi.info.license.name).toBe('MIT');
     expect(openapi.security).toEqual([{ bearerAuth: [] }]);
     expect(openapi.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(openapi.paths)).toEqual(['/plants']);
+    expect(Object.keys(openapi.paths)).toEqual(['/plants', '/plants/{id}']);
+    // Every operation but the contract's own is marked as an extension.
+    const operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).filter(([method]) => method !== 'parameters').map(([method, operation]) => [`${method} ${path}`, operation['x-plants-extension'] === true] as const),
+    );
+    expect(operations.sort()).toEqual([['delete /plants/{id}', true], ['get /plants', true], ['get /plants/{id}', true], ['post /plants', false]]);
     const post = openapi.paths['/plants']?.post;
     expect(post?.requestBody.required).toBe(true);
     expect(post?.requestBody.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
@@ -46,7 +51,10 @@ describe('openapi.json', () => {
     const responses = openapi.paths['/plants']!.post!.responses;
     expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '413', '500', '503']);
     const named = openapi.components.responses;
-    for (const response of [...Object.values(responses).slice(1), ...Object.values(named)]) {
+    const failures = Object.values(openapi.paths).flatMap((methods) =>
+      Object.entries(methods).filter(([method]) => method !== 'parameters').flatMap(([, operation]) => Object.entries(operation.responses).filter(([status]) => Number(status) >= 400).map(([, response]) => response)),
+    );
+    for (const response of [...failures, ...Object.values(named)]) {
       expect(resolve(response).content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
     expect(Object.keys(resolve(responses['401']!).headers ?? {})).toEqual(['WWW-Authenticate']);

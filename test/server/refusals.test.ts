@@ -62,7 +62,8 @@ describe('refusals before the body: token, path, method, size', () => {
       await server.send({ path, body: PLANT });
       await new Promise((logged) => setTimeout(logged, 50));
       expect(server.lines.join('\n')).not.toContain(TOKEN);
-      expect(server.lines.at(-1)).toMatch(path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms$/ : / POST \(other path\) 404 \d+ms$/);
+      const logged = path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms$/ : path.startsWith('/plants/') ? / POST \/plants\/\{id\} 405 \d+ms$/ : / POST \(other path\) 404 \d+ms$/;
+      expect(server.lines.at(-1)).toMatch(logged);
     },
   );
 
@@ -78,16 +79,23 @@ describe('refusals before the body: token, path, method, size', () => {
     expect(second.status).toBe(200);
   });
 
-  it.each([['/'], ['/plants/'], ['/plants/1'], ['/Plants'], ['/v1/plants']])('answers 404 for the path %s', async (path) => {
+  it.each([['/'], ['/plants/'], ['/plants/1/x'], ['/Plants'], ['/v1/plants']])('answers 404 for the path %s', async (path) => {
     const answer = await server.send({ path, body: PLANT });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.not_found });
   });
 
-  it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH'], ['OPTIONS']] as const)('answers 405 with Allow: POST for %s /plants', async (method) => {
-    const answer = await server.send({ method, ...(method === 'GET' || method === 'OPTIONS' ? {} : { body: PLANT }) });
+  it.each([
+    ['PUT', '/plants', 'GET, POST'],
+    ['DELETE', '/plants', 'GET, POST'],
+    ['PATCH', '/plants', 'GET, POST'],
+    ['OPTIONS', '/plants', 'GET, POST'],
+    ['POST', '/plants/1', 'DELETE, GET'],
+    ['PUT', '/plants/1', 'DELETE, GET'],
+  ] as const)('answers 405 with Allow for %s %s', async (method, path, allow) => {
+    const answer = await server.send({ method, path, ...(method === 'OPTIONS' ? {} : { body: PLANT }) });
     expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toBe('POST');
+    expect(answer.headers.allow).toBe(allow);
     expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.method_not_allowed });
   });
 

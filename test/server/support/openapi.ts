@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { integerFromJsonNumberText } from '../../../src/core/int64.js';
 import { jsonNumberText, parseJson } from '../../../src/core/json.js';
+import { matchRoute } from '../../../src/server/routes.js';
 
 /** The repository's OpenAPI document, the yardstick for every answer in these tests. */
 export const openapi = JSON.parse(readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8')) as OpenApi;
 
 interface Schema {
   $ref?: string;
-  type?: 'object' | 'string' | 'integer';
+  type?: 'object' | 'string' | 'integer' | 'array';
+  items?: Schema;
+  maxItems?: number;
   format?: string;
   required?: string[];
   properties?: Record<string, Schema>;
@@ -24,11 +27,18 @@ interface ResponseSpec {
   headers?: Record<string, { $ref?: string; required?: boolean; schema?: Schema }>;
   content?: Record<string, { schema: Schema }>;
 }
+export interface Operation {
+  requestBody: { required: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, ResponseSpec>;
+  parameters?: { name: string; in: string; required: boolean; schema: Schema }[];
+  'x-plants-extension'?: boolean;
+}
+
 export interface OpenApi {
   openapi: string;
   info: { version: string; license: { name: string } };
   security: Record<string, string[]>[];
-  paths: Record<string, Record<string, { requestBody: { required: boolean; content: Record<string, { schema: Schema }> }; responses: Record<string, ResponseSpec> }>>;
+  paths: Record<string, Record<string, Operation>>;
   components: {
     securitySchemes: Record<string, { type: string; scheme: string }>;
     schemas: Record<string, Schema>;
@@ -80,6 +90,11 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
       if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${at} is not one of ${schema.enum.join(', ')}`];
       return [];
     }
+    case 'array': {
+      if (!Array.isArray(value)) return [`${at} is not an array`];
+      if (schema.maxItems !== undefined && value.length > schema.maxItems) return [`${at} has more than ${schema.maxItems} items`];
+      return value.flatMap((item, index) => schemaProblems(item, schema.items ?? {}, `${at}[${index}]`));
+    }
     case 'integer': {
       const text = jsonNumberText(value);
       const integer = text === undefined ? undefined : integerFromJsonNumberText(text);
@@ -94,10 +109,13 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
 }
 
 /** The response the document gives for a status: the operation's own, else a named one (404, 405, …). */
-function documentedResponse(status: number): ResponseSpec | undefined {
-  const own = openapi.paths['/plants']?.post?.responses[String(status)];
+function documentedResponse(status: number, method: string, target: string): ResponseSpec | undefined {
+  const match = matchRoute(target);
+  const operation = match === undefined ? undefined : openapi.paths[match.route]?.[method.toLowerCase()];
+  const own = operation?.responses[String(status)];
   if (own !== undefined) return resolve(own);
-  const named: Record<number, string> = { 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 431: 'HeadersTooLarge' };
+  // Answers given before a request reaches an operation: for any path and method.
+  const named: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge' };
   const name = named[status];
   return name === undefined ? undefined : openapi.components.responses[name];
 }
@@ -113,9 +131,14 @@ export interface Answer {
  * required headers, and a body that matches its schema (a Plant for 200, an Error otherwise).
  * Returns the parsed body.
  */
-export function expectDocumentedAnswer(answer: Answer): unknown {
-  const spec = documentedResponse(answer.status);
-  expect(spec, `status ${answer.status} is documented (body: ${answer.body})`).toBeDefined();
+export function expectDocumentedAnswer(answer: Answer, request: { method: string; path: string }): unknown {
+  const spec = documentedResponse(answer.status, request.method, request.path);
+  expect(spec, `status ${answer.status} of ${request.method} ${request.path} is documented (body: ${answer.body})`).toBeDefined();
+  if (answer.status === 204) {
+    expect(spec?.content, 'a 204 has no body').toBeUndefined();
+    expect(answer.body).toBe('');
+    return undefined;
+  }
   const media = spec?.content?.['application/json'];
   expect(media, `status ${answer.status} has an application/json body`).toBeDefined();
   expect(String(answer.headers['content-type']).split(';')[0]).toBe('application/json');

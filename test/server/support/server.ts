@@ -53,14 +53,16 @@ export async function startServer(store: PlantStore, options: Partial<PlantServe
         ...(send.anonymous ? {} : { authorization: `Bearer ${TOKEN}` }),
         ...send.headers,
       };
-      const response = await request(`${url}${send.path ?? '/plants'}`, {
-        method: send.method ?? 'POST',
+      const method = send.method ?? 'POST';
+      const path = send.path ?? '/plants';
+      const response = await request(`${url}${path}`, {
+        method,
         headers,
         body: send.body ?? null,
         dispatcher: send.dispatcher ?? agent,
       });
       const answer = { status: response.statusCode, headers: response.headers, body: await response.body.text() };
-      expectDocumentedAnswer(answer);
+      expectDocumentedAnswer(answer, { method, path });
       return answer;
     },
     stop() {

@@ -1,5 +1,6 @@
 import type { IOStreams } from '../../context.js';
 import type { ConfigResult } from './types.js';
+import { writeJsonDocument } from '../../json-output.js';
 
 export function renderHuman(result: ConfigResult, io: IOStreams): void {
   const style = io.stdoutStyle;
@@ -25,7 +26,7 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
   }
 }
 
-export function toJson(result: ConfigResult): unknown {
+function toJson(result: ConfigResult): unknown {
   switch (result.action) {
     case 'list':
       return Object.fromEntries(result.settings.map(({ key, value, source }) => [key, { value, source }]));
@@ -34,4 +35,8 @@ export function toJson(result: ConfigResult): unknown {
     default:
       return result;
   }
+}
+
+export function renderJson(result: ConfigResult, io: IOStreams): void {
+  writeJsonDocument(io, toJson(result));
 }

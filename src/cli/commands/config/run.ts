@@ -5,7 +5,7 @@ import { displayValue, SETTINGS, type Resolved, type SettingKey } from '../../co
 import type { Context } from '../../context.js';
 import type { ConfigOptions, ConfigResult, ShownSetting } from './types.js';
 
-export { renderHuman, toJson } from './render.js';
+export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: ConfigOptions, ctx: Context): Promise<ConfigResult> {
   switch (options.action) {

@@ -1,6 +1,7 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import type { CreateResult } from './types.js';
+import { writeJsonDocument } from '../../json-output.js';
 
 export function renderHuman({ plant, where }: CreateResult, io: IOStreams): void {
   const style = io.stdoutStyle;
@@ -8,6 +9,10 @@ export function renderHuman({ plant, where }: CreateResult, io: IOStreams): void
   io.stdout.write(`${style.green('Created')} plant ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${where}\n`);
 }
 
-export function toJson(result: CreateResult): unknown {
+function toJson(result: CreateResult): unknown {
   return result.plant;
+}
+
+export function renderJson(result: CreateResult, io: IOStreams): void {
+  writeJsonDocument(io, toJson(result));
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
 import type { CreateOptions, CreateResult } from './types.js';
 
-export { renderHuman, toJson } from './render.js';
+export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> {
   // Validated before anything is read or sent: a bad flag costs nothing.

@@ -6,7 +6,7 @@ import { checkBaseUrl, checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { LoginOptions, LoginResult } from './types.js';
 
-export { renderHuman, toJson } from './render.js';
+export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
   const baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);

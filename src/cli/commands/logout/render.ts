@@ -1,5 +1,6 @@
 import type { IOStreams } from '../../context.js';
 import type { LogoutResult } from './types.js';
+import { writeJsonDocument } from '../../json-output.js';
 
 export function renderHuman(result: LogoutResult, io: IOStreams): void {
   const style = io.stderrStyle;
@@ -7,6 +8,10 @@ export function renderHuman(result: LogoutResult, io: IOStreams): void {
   if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
 }
 
-export function toJson(result: LogoutResult): unknown {
+function toJson(result: LogoutResult): unknown {
   return { loggedOut: true, ...result };
+}
+
+export function renderJson(result: LogoutResult, io: IOStreams): void {
+  writeJsonDocument(io, toJson(result));
 }

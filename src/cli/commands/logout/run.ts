@@ -3,7 +3,7 @@ import type { OutputOptions } from '../../command-spec.js';
 import type { Context } from '../../context.js';
 import type { LogoutResult } from './types.js';
 
-export { renderHuman, toJson } from './render.js';
+export { renderHuman, renderJson } from './render.js';
 
 export async function run(_options: OutputOptions, ctx: Context): Promise<LogoutResult> {
   const hadToken = (await readConfig(ctx.configDir)).token !== undefined;

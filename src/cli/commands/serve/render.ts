@@ -1,7 +1,13 @@
+import type { IOStreams } from '../../context.js';
 import type { ServeResult } from './types.js';
+import { writeJsonDocument } from '../../json-output.js';
 
 export function renderHuman(): void {}
 
-export function toJson(result: ServeResult): unknown {
+function toJson(result: ServeResult): unknown {
   return result;
+}
+
+export function renderJson(result: ServeResult, io: IOStreams): void {
+  writeJsonDocument(io, toJson(result));
 }

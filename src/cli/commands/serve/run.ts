@@ -6,7 +6,7 @@ import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import type { ServeOptions, ServeResult } from './types.js';
 
-export { renderHuman, toJson } from './render.js';
+export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');

@@ -1,17 +1,16 @@
-import type { IOStreams } from '../../context.js';
-import { thousands } from '../../../core/printable.js';
-import type { ImportTally } from '../../../import/outcomes.js';
+import { thousands } from '../../core/printable.js';
+import type { Counts } from '../../import/outcomes.js';
+import type { IOStreams } from '../context.js';
 
 /**
- * A progress line on stderr while an import runs, on a TTY only: rows done, rate, failures and,
+ * A progress line on stderr while bulk work runs, on a TTY only: rows done, rate, failures and,
  * for a file, how far through it we are with an ETA. Redrawn at most 10 times a second.
  * cli-progress is loaded only here, so scripts (no TTY) never pay for it.
  */
-export async function startProgress(io: IOStreams, tally: ImportTally, totalBytes: number | undefined, bytesRead: () => number): Promise<{ stop(): void }> {
+export async function startProgress(io: IOStreams, counts: Counts, totalBytes: number | undefined, bytesRead: () => number): Promise<{ stop(): void }> {
   const terminal = io.stderrTerminal;
   if (terminal === undefined) return { stop: () => undefined };
   const { default: progress } = await import('cli-progress');
-  const counts = tally.counts;
   const knownSize = totalBytes !== undefined && totalBytes > 0;
   const bar = new progress.SingleBar({
     stream: terminal,

@@ -2,12 +2,9 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { PlantsError } from '../../../core/errors.js';
-import { stringifyJson } from '../../../core/json.js';
-import { encodePlant } from '../../../core/plant-json.js';
-import type { Row } from '../../../import/rows.js';
-import type { IOStreams } from '../../context.js';
-import { fileIdentity } from '../../fd-output.js';
+import { PlantsError } from '../../core/errors.js';
+import type { IOStreams } from '../context.js';
+import { fileIdentity } from '../fd-output.js';
 
 export interface Input {
   stream: Readable;
@@ -18,7 +15,7 @@ export interface Input {
   close(): Promise<void>;
 }
 
-/** The input of an import: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
+/** The input of bulk work: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
 export async function openInput(path: string, io: IOStreams): Promise<Input> {
   if (path === '-') return { stream: io.stdin, size: undefined, bytesRead: () => 0, close: async () => void io.stdin.destroy() };
   try {
@@ -88,12 +85,15 @@ export interface OutputFile {
   close(): Promise<string | undefined>;
 }
 
-/**
- * A row not created, re-importable as it is (one NDJSON line): the plant, or the row as it was
- * read. Undefined for a row over the size limit, which was not kept.
- */
-export function rejectLine(row: Row): string | undefined {
-  if (row.error === undefined) return encodePlant(row.plant);
-  if (!('raw' in row)) return undefined;
-  return typeof row.raw === 'string' ? row.raw : stringifyJson(row.raw);
+/** An input's chunks from its start, with the first one read already: to tell its format by its first bytes. */
+export async function peekFirstChunk(stream: AsyncIterable<Buffer | string>): Promise<{ head: Buffer; all: AsyncIterable<Buffer | string> }> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const head = first.done === true ? Buffer.alloc(0) : Buffer.from(first.value);
+  async function* all(): AsyncIterable<Buffer | string> {
+    if (first.done === true) return;
+    yield head;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
+  }
+  return { head, all: all() };
 }

@@ -1,8 +1,9 @@
-import { printable, thousands } from '../../../core/printable.js';
-import type { RowFailure } from '../../../import/outcomes.js';
-import type { IOStreams } from '../../context.js';
-import { exitCodeFor, exitCodeForSignal } from '../../exit-codes.js';
-import type { ImportResult } from './types.js';
+import { printable, thousands } from '../../core/printable.js';
+import type { RowFailure } from '../../import/outcomes.js';
+import type { IOStreams } from '../context.js';
+import { exitCodeFor, exitCodeForSignal } from '../exit-codes.js';
+import type { BulkResult } from './types.js';
+import { writeJsonDocument } from '../json-output.js';
 
 /** How many failures the human summary lists; --json and --report list them all. */
 const SHOWN_FAILURES = 20;
@@ -10,8 +11,8 @@ const SHOWN_FAILURES = 20;
 const count = thousands;
 const rows = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 
-/** The end-of-import account, on stderr: what was created, skipped, failed, and what was not sent. */
-export function renderHuman(result: ImportResult, io: IOStreams): void {
+/** The account at the end, on stderr: what was done (created, deleted), skipped, failed, and what was not sent. */
+export function renderHuman(result: BulkResult, io: IOStreams): void {
   const style = io.stderrStyle;
   const { counts } = result;
   const seconds = result.elapsedMs / 1000;
@@ -19,18 +20,19 @@ export function renderHuman(result: ImportResult, io: IOStreams): void {
   const lines: string[] = [];
   const parts = result.dryRun
     ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`]
-    : [`${count(counts.created)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
-  if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not exist)`);
+    : [`${count(counts.done)} ${result.done}`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
+  if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
-  const verb = result.dryRun ? 'Checked' : 'Imported';
-  lines.push(`${style.bold(verb)} ${rows(counts.read)} into ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
+  const verb = result.dryRun ? 'Checked' : result.summary.verb;
+  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
   }
   const rejected = result.rejectsWritten ?? 0;
   if (result.rejects !== undefined && rejected > 0) {
-    lines.push(`${rows(rejected)} not created ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: plants import ${result.rejects} retries ${rejected === 1 ? 'it' : 'them'}`);
+    const retry = result.done === 'created' ? `plants import ${result.rejects}` : `plants delete --from ${result.rejects}`;
+    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: ${retry} retries ${rejected === 1 ? 'it' : 'them'}`);
   }
   for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${problem}`);
   if (result.interrupted !== undefined) {
@@ -53,19 +55,33 @@ function describe(failure: RowFailure): string {
   return `${where}${id}: ${printable(detail, 160)}`;
 }
 
-/** The --json document, and the --report file: the result, its stop as an Error with its code. */
-export function toJson(result: ImportResult): unknown {
-  const { stoppedBy, ...rest } = result;
+/**
+ * The --json document, and the --report file: the result, its rows done counted as `created` or
+ * `deleted`, its stop as an Error with its code.
+ */
+export function toJson(result: BulkResult): unknown {
+  const { input, target, dryRun, stoppedBy, done, counts, failures, ...rest } = result;
+  const { read, done: doneCount, ...others } = counts;
+  delete (rest as Partial<BulkResult>).summary;
   return {
+    input,
+    target,
+    dryRun,
+    counts: { read, [done]: doneCount, ...others },
+    failures,
     ...rest,
     ...(stoppedBy === undefined ? {} : { stoppedBy: { error: stoppedBy.error, code: stoppedBy.code, message: stoppedBy.message } }),
   };
 }
 
 /** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
-export function exitCode(result: ImportResult): number {
+export function exitCode(result: BulkResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
   if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);
   const incomplete = result.counts.failed + result.counts.unknown + result.counts.notSent + result.outputErrors.length;
   return incomplete > 0 ? 1 : 0;
+}
+
+export function renderJson(result: BulkResult, io: IOStreams): void {
+  writeJsonDocument(io, toJson(result));
 }

@@ -1,0 +1,138 @@
+import { IMPORT_RETRY } from '../../client/retry.js';
+import { PlantsError } from '../../core/errors.js';
+import { stringifyJson } from '../../core/json.js';
+import { BulkTally } from '../../import/outcomes.js';
+import type { Row } from '../../import/row.js';
+import { untilStopped } from '../../import/rows.js';
+import { applyThroughService } from '../../import/service-workers.js';
+import { applyInBatches } from '../../import/store-batches.js';
+import { journalPathOf } from '../../store/journal.js';
+import type { Context } from '../context.js';
+import { openLocalStore, serviceClient, targetSettings } from '../target.js';
+import { openInput, openOutput, peekFirstChunk, refuseClobbering, type OutputFile } from './files.js';
+import { startProgress } from './progress.js';
+import { toJson } from './render.js';
+import type { BulkKind, BulkOptions, BulkResult } from './types.js';
+
+/**
+ * Bulk work from a file (`plants import`, `plants delete --from`): every row read, checked, and
+ * its work done in the store (in batches) or through the service (many requests in flight); an
+ * account of every row at the end, rows not done to --rejects, the account to --report.
+ */
+export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format>, options: BulkOptions<Format>, ctx: Context): Promise<BulkResult> {
+  const inputName = options.input === '-' ? 'standard input' : options.input;
+  const settings = await targetSettings(options.target, ctx);
+  const target = options.target.local ? settings.require('store') : settings.require('base-url');
+  let format = options.format ?? kind.formatOfName(options.input);
+  if (format === undefined && kind.formatOfHead === undefined) {
+    throw new PlantsError('usage', `cannot tell the format of ${inputName}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
+  }
+  await refuseClobbering(
+    [
+      ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),
+      ...(options.report === undefined ? [] : [{ flag: '--report', path: options.report }]),
+    ],
+    [
+      options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
+      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
+    ],
+  );
+  const input = await openInput(options.input, ctx.io);
+  // Opened in the try below, so that one that cannot be opened closes those opened before it.
+  let rejects: OutputFile | undefined;
+  let report: OutputFile | undefined;
+  let progress: { stop(): void } | undefined;
+  let rejectsWritten = 0;
+  const writeReject = (row: Row<T>) => {
+    const line = row.error === undefined ? kind.rejectLine(row) : rawLine(row.raw);
+    if (line === undefined || rejects === undefined) return;
+    rejects.write(`${line}\n`);
+    rejectsWritten += 1;
+  };
+  const tally = new BulkTally<T>(options.rejects === undefined ? {} : { onReject: writeReject });
+  const started = ctx.now();
+  const outputErrors: string[] = [];
+  // A first Ctrl-C (or SIGTERM) stops reading, lets the rows read so far be done or counted, and
+  // ends with the summary, the lock released; a second one kills the process.
+  let interrupted: string | undefined;
+  let stopListening: () => void = () => undefined;
+  const stop = new Promise<void>((stopped) => {
+    stopListening = ctx.onStopSignal((signal) => {
+      interrupted = signal;
+      progress?.stop();
+      progress = undefined;
+      ctx.io.stderr.write(`plants: ${signal}: finishing the rows read so far (again to stop at once)\n`);
+      stopped();
+    });
+  });
+  try {
+    if (options.rejects !== undefined) rejects = await openOutput('--rejects', options.rejects);
+    if (options.report !== undefined) report = await openOutput('--report', options.report);
+    let chunks: AsyncIterable<Buffer | string> = input.stream;
+    if (format === undefined) {
+      const peeked = await peekFirstChunk(input.stream);
+      format = (kind.formatOfHead as (head: Buffer) => Format)(peeked.head);
+      chunks = peeked.all;
+    }
+    progress = await startProgress(ctx.io, tally.counts, input.size, input.bytesRead);
+    const rows = untilStopped(kind.rows(chunks, format), stop);
+    const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
+    // A dry run checks rows and does nothing: no store is opened, no token needed.
+    if (options.dryRun) await applyInBatches(rows, () => Promise.reject(new Error('a dry run does nothing')), () => new PlantsError('internal', 'a dry run does nothing'), tally, bulkSettings);
+    else if (options.target.local) {
+      const { store } = await openLocalStore(settings, ctx);
+      try {
+        const { work, noopError } = kind.onStore(store);
+        await applyInBatches(rows, work, noopError, tally, bulkSettings);
+      } finally {
+        await store.close();
+      }
+    } else {
+      const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
+      try {
+        await applyThroughService(rows, kind.onService(client), tally, bulkSettings, options.concurrency);
+      } finally {
+        await client.close();
+      }
+    }
+  } catch (caught) {
+    if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
+    const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
+    // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
+    // account of the rows already done.
+    if (tally.counts.read === 0) throw error;
+    tally.stop(error);
+  } finally {
+    stopListening();
+    progress?.stop();
+    await input.close();
+    const rejectsError = await rejects?.close();
+    if (rejectsError !== undefined) outputErrors.push(rejectsError);
+  }
+  const result: BulkResult = {
+    input: options.input,
+    target,
+    dryRun: options.dryRun,
+    done: kind.done,
+    summary: kind.summary,
+    counts: tally.counts,
+    failures: tally.failures,
+    elapsedMs: ctx.now() - started,
+    ...(tally.stoppedBy === undefined ? {} : { stoppedBy: tally.stoppedBy }),
+    ...(interrupted === undefined ? {} : { interrupted }),
+    ...(options.rejects === undefined ? {} : { rejects: options.rejects, rejectsWritten }),
+    outputErrors,
+  };
+  if (report !== undefined) {
+    report.write(`${stringifyJson(toJson(result), 2)}\n`);
+    const reportError = await report.close();
+    if (reportError !== undefined) outputErrors.push(reportError);
+  }
+  return result;
+}
+
+/** An invalid row as it was read, re-readable as one NDJSON line; nothing for a row over the size limit. */
+function rawLine(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  return typeof raw === 'string' ? raw : stringifyJson(raw);
+}

@@ -1,0 +1,60 @@
+import type { PlantsClient } from '../../client/client-options.js';
+import type { PlantsError } from '../../core/errors.js';
+import type { PlantStore } from '../../core/store.js';
+import type { Counts, RowFailure } from '../../import/outcomes.js';
+import type { Row, ValidRow } from '../../import/row.js';
+import type { BatchWork } from '../../import/store-batches.js';
+import type { RequestWork } from '../../import/service-workers.js';
+import type { OutputOptions } from '../command-spec.js';
+import type { Target } from '../target.js';
+
+/** The options of bulk work from a file: `plants import FILE`, `plants delete --from FILE`. */
+export interface BulkOptions<Format extends string> extends OutputOptions {
+  /** A path, or `-` for standard input. */
+  input: string;
+  format?: Format;
+  target: Target;
+  dryRun: boolean;
+  /** A row that changes nothing (--on-conflict, --on-missing): fail, or skip it as done already. */
+  onNoop: 'fail' | 'skip';
+  failFast: boolean;
+  rejects?: string;
+  report?: string;
+  concurrency: number;
+}
+
+/** What one kind of bulk work is: how rows are read, and what each row's work is, locally and remotely. */
+export interface BulkKind<T, Format extends string> {
+  /** What the work of a row is called, in the counts and the summary: `created`, `deleted`. */
+  done: 'created' | 'deleted';
+  /** The summary's verb and its preposition: `Imported … into`, `Deleted … from`. */
+  summary: { verb: string; preposition: string };
+  /** The format the name of an input says it has, if it says. */
+  formatOfName(input: string): Format | undefined;
+  /** The format the first bytes of an input show, where its name says none (a pipe); none: the format must be given. */
+  formatOfHead?(head: Buffer): Format;
+  rows(input: AsyncIterable<Buffer | string>, format: Format): AsyncIterable<Row<T>[]>;
+  /** A valid row as one line of --rejects, which the same command reads back. */
+  rejectLine(row: ValidRow<T>): string;
+  onStore(store: PlantStore): { work: BatchWork<T>; noopError: (row: ValidRow<T>) => PlantsError };
+  onService(client: PlantsClient): RequestWork<T>;
+}
+
+export interface BulkResult {
+  input: string;
+  target: string;
+  dryRun: boolean;
+  done: 'created' | 'deleted';
+  summary: { verb: string; preposition: string };
+  counts: Counts;
+  failures: RowFailure[];
+  stoppedBy?: PlantsError;
+  /** SIGINT or SIGTERM: the work stopped reading there; every row it read is in the counts. */
+  interrupted?: string;
+  elapsedMs: number;
+  rejects?: string;
+  /** Rows written to --rejects: every row not done, but those over the size limit. */
+  rejectsWritten?: number;
+  /** The --rejects or --report file could not be written in full. */
+  outputErrors: string[];
+}

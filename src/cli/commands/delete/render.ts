@@ -1,0 +1,18 @@
+import * as bulk from '../../bulk/render.js';
+import type { IOStreams } from '../../context.js';
+import { writeJsonDocument } from '../../json-output.js';
+import type { DeleteResult } from './types.js';
+
+export function renderHuman(result: DeleteResult, io: IOStreams): void {
+  if (result.many) return bulk.renderHuman(result.bulk, io);
+  io.stdout.write(`${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${result.where}\n`);
+}
+
+export function renderJson(result: DeleteResult, io: IOStreams): void {
+  if (result.many) return bulk.renderJson(result.bulk, io);
+  writeJsonDocument(io, { deleted: true, id: result.id });
+}
+
+export function exitCode(result: DeleteResult): number {
+  return result.many ? bulk.exitCode(result.bulk) : 0;
+}

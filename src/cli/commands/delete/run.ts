@@ -1,0 +1,49 @@
+import { deletePlant, noSuchPlant } from '../../../core/read-delete.js';
+import { parseIdText } from '../../../core/validate.js';
+import { formatFromName, idFormatFromHead, type IdFormat } from '../../../import/formats.js';
+import { ID_ROWS } from '../../../import/id-rows.js';
+import { readRows } from '../../../import/rows.js';
+import { runBulk } from '../../bulk/run-bulk.js';
+import type { BulkKind } from '../../bulk/types.js';
+import type { Context } from '../../context.js';
+import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
+import type { DeleteOptions, DeleteResult } from './types.js';
+
+export { exitCode, renderHuman, renderJson } from './render.js';
+
+/** Deleting plants, a row each: deleted, or not there (`--on-missing`). */
+const DELETE: BulkKind<bigint, IdFormat> = {
+  done: 'deleted',
+  summary: { verb: 'Deleted', preposition: 'from' },
+  formatOfName: formatFromName,
+  formatOfHead: idFormatFromHead,
+  rows: (input, format) => readRows(input, format, ID_ROWS),
+  rejectLine: (row) => String(row.id),
+  onStore: (store) => ({
+    work: async (ids) => (await store.deleteAll(ids)).map((outcome) => (outcome === 'deleted' ? 'done' : 'noop')),
+    noopError: (row) => noSuchPlant(row.id),
+  }),
+  onService: (client) => async (row) => ((await client.deletePlant(row.value)) === 'deleted' ? 'done' : { noop: noSuchPlant(row.id) }),
+};
+
+export async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
+  if (options.many) return { many: true, bulk: await runBulk(DELETE, options.bulk, ctx) };
+  const id = parseIdText(options.id);
+  const settings = await targetSettings(options.target, ctx);
+  if (options.target.local) {
+    const { store, path } = await openLocalStore(settings, ctx);
+    try {
+      await deletePlant(store, id);
+      return { many: false, id, where: path };
+    } finally {
+      await store.close();
+    }
+  }
+  const { client, baseUrl } = await serviceClient(settings, ctx);
+  try {
+    if ((await client.deletePlant(id)) === 'absent') throw noSuchPlant(id);
+    return { many: false, id, where: baseUrl };
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { encodePlant } from '../../../core/plant-json.js';
+import { printable } from '../../../core/printable.js';
+import type { NewPlant } from '../../../core/schemas.js';
+import type { IOStreams } from '../../context.js';
+import type { ListResult } from './types.js';
+
+/**
+ * The plants on stdout as they come, a page at a time: as import reads them (--format), a table
+ * on a terminal, else a line a plant (id, name, tag, tab-separated, control characters escaped).
+ */
+export async function renderHuman(result: ListResult, io: IOStreams): Promise<void> {
+  if (result.format === 'ndjson') {
+    for await (const page of result.pages) io.stdout.write(`${page.map(encodePlant).join('\n')}\n`);
+    return;
+  }
+  if (result.format === 'csv') return writeCsv(result, io);
+  const terminal = io.stdoutTerminal;
+  let first = true;
+  for await (const page of result.pages) {
+    const rows = page.map((plant) => [String(plant.id), printable(plant.name, Infinity), plant.tag === undefined ? '' : printable(plant.tag, Infinity)]);
+    if (terminal === undefined) {
+      io.stdout.write(`${rows.map((row) => row.join('\t')).join('\n')}\n`);
+      continue;
+    }
+    io.stdout.write(table(rows, first, terminal.columns ?? 80, io));
+    first = false;
+  }
+}
+
+/** A page as a table: the columns as wide as the page needs, the name cut to what the terminal leaves it. */
+function table(rows: string[][], header: boolean, columns: number, io: IOStreams): string {
+  const idWidth = Math.max(2, ...rows.map((row) => (row[0] as string).length));
+  const tagWidth = Math.max(3, ...rows.map((row) => (row[2] as string).length));
+  const nameWidth = Math.max(4, Math.min(Math.max(...rows.map((row) => (row[1] as string).length)), columns - idWidth - Math.min(tagWidth, 20) - 4));
+  const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+  const line = (id: string, name: string, tag: string) => `${id.padStart(idWidth)}  ${cut(name, nameWidth)}  ${tag}`.trimEnd();
+  const lines = rows.map(([id, name, tag]) => line(id as string, name as string, tag as string));
+  return `${header ? `${io.stdoutStyle.bold(line('ID', 'NAME', 'TAG'))}\n` : ''}${lines.join('\n')}\n`;
+}
+
+/**
+ * CSV as import reads it: a header, then a plant a line, a field quoted where it holds a comma, a
+ * quote or a line break. CSV cannot carry an empty tag (an empty cell is none), a NUL (import
+ * refuses them) or a lone surrogate (UTF-8 has none): such plants are left out, each named on
+ * stderr, and the exit code is 1. NDJSON carries every plant.
+ */
+async function writeCsv(result: ListResult, io: IOStreams): Promise<void> {
+  io.stdout.write('id,name,tag\n');
+  for await (const page of result.pages) {
+    const lines: string[] = [];
+    for (const plant of page) {
+      if (!csvCarries(plant)) {
+        result.notWritten.push(plant.id);
+        io.stderr.write(`plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`);
+        continue;
+      }
+      lines.push(`${plant.id},${csvField(plant.name)},${plant.tag === undefined ? '' : csvField(plant.tag)}`);
+    }
+    if (lines.length > 0) io.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- a NUL is what is looked for
+const NOT_IN_CSV = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function csvCarries(plant: NewPlant): boolean {
+  return plant.tag !== '' && !NOT_IN_CSV.test(plant.name) && (plant.tag === undefined || !NOT_IN_CSV.test(plant.tag));
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One JSON document: an array of the plants, ids exact, written as they come. */
+export async function renderJson(result: ListResult, io: IOStreams): Promise<void> {
+  let count = 0;
+  for await (const page of result.pages) {
+    io.stdout.write(`${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`);
+    count += page.length;
+  }
+  io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
+}
+
+export function exitCode(result: ListResult): number {
+  return result.notWritten.length > 0 ? 1 : 0;
+}

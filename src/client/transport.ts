@@ -1,0 +1,35 @@
+import type { PlantsClientOptions } from './client-options.js';
+
+/** One answer of the service, as sent: its status, its body as text, and the headers we read. */
+export interface RawAnswer {
+  status: number;
+  text: string;
+  retryAfter?: string;
+  location?: string;
+}
+
+/**
+ * How requests reach the service: node:http for a single request, undici for pools and proxies.
+ * A transport failure (no connection, a time-out, a reset) is thrown as it comes; answers.ts
+ * reads what it means.
+ */
+export interface Transport {
+  /** `path` is under the base URL: `/plants`, `/plants/1`. */
+  request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: string): Promise<RawAnswer>;
+  close(): Promise<void>;
+}
+
+/** The headers of every request, whichever transport sends it. */
+export function requestHeaders(options: PlantsClientOptions, body: string | undefined): Record<string, string> {
+  return {
+    authorization: `Bearer ${options.token}`,
+    accept: 'application/json',
+    'user-agent': options.userAgent,
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
+}
+
+/** The time-out in milliseconds (at least 1: 0 would mean none to node and undici). */
+export function timeoutMs(options: PlantsClientOptions): number {
+  return Math.max(1, Math.round(options.timeoutSeconds * 1000));
+}

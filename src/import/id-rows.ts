@@ -1,0 +1,47 @@
+import { PlantsError } from '../core/errors.js';
+import { integerFromDecimalText, INT64_MAX, INT64_MIN } from '../core/int64.js';
+import { parseJson } from '../core/json.js';
+import { printable } from '../core/printable.js';
+import { Int64Schema } from '../core/schemas.js';
+import type { Row, RowPlace } from './row.js';
+import { csvRaw, failedRow, notJsonRow, type RowReader } from './rows.js';
+
+/**
+ * The rows of a delete from a file: each an id. A line with only an id (the `ids` format), or
+ * what `plants list` writes (NDJSON, CSV, JSON), of which only the id is read.
+ */
+export const ID_ROWS: RowReader<bigint> = {
+  json(text, at): Row<bigint> {
+    let value: unknown;
+    try {
+      value = parseJson(text);
+    } catch (error) {
+      return notJsonRow(at, text, (error as Error).message);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('id' in value)) {
+      return failedRow(at, value, invalidId('a row must be an object with an id'));
+    }
+    const id = Int64Schema.safeParse(value.id);
+    return id.success ? { at, value: id.data, id: id.data } : failedRow(at, value, invalidId(`id ${id.error.issues[0]?.message ?? 'is not an int64'}`));
+  },
+  columns: { required: ['id'], optional: [] },
+  csv(cells, at) {
+    return decimalId(cells.id ?? '', at, () => csvRaw(cells));
+  },
+  idLine(text, at) {
+    return decimalId(text.trim(), at, () => text);
+  },
+};
+
+/** An id written in base-10 digits, as on a command line. */
+function decimalId(text: string, at: RowPlace, raw: () => unknown): Row<bigint> {
+  const id = integerFromDecimalText(text);
+  if (id === undefined) return failedRow(at, raw(), invalidId(`id must be a base-10 integer, got ${JSON.stringify(printable(text, 40))}`));
+  if (id < INT64_MIN || id > INT64_MAX) return failedRow(at, raw(), invalidId(`id must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}`));
+  return { at, value: id, id };
+}
+
+function invalidId(message: string): PlantsError {
+  const path = 'id';
+  return new PlantsError('invalid_plant', message, { issues: [{ path, message: message.replace(/^id /, '') }] });
+}

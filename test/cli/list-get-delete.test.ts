@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseJson, stringifyJson } from '../../src/core/json.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { BIN, exited, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
+import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { storedPlants } from '../helpers/stored-plants.js';
+import { tempDir } from '../helpers/temp.js';
+import { testContext, type TestContext } from '../helpers/test-context.js';
+
+const MAX = 9223372036854775807n;
+const MIN = -9223372036854775808n;
+/** Plants with every kind of name the contract allows, and the int64 bounds. */
+const ODD: NewPlant[] = [
+  { id: MIN, name: 'Min' },
+  { id: -1n, name: '', tag: 'empty name' },
+  { id: 0n, name: 'tab\there, "quoted", comma', tag: 'x' },
+  { id: 1n, name: 'two\nlines\r\nand a CR' },
+  { id: 2n, name: '\u202eesreveR \u{1F331} é', tag: '\u200f' },
+  { id: MAX, name: 'Max', tag: 'tree' },
+];
+/** Plants CSV cannot carry: an empty tag, a NUL, a lone surrogate. */
+const NOT_CSV: NewPlant[] = [
+  { id: 10n, name: 'empty tag', tag: '' },
+  { id: 11n, name: 'nul\u0000' },
+  { id: 12n, name: 'lone \ud800' },
+];
+
+const line = (plant: NewPlant) => `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+
+async function localStoreWith(plants: NewPlant[]): Promise<TestContext> {
+  const t = await testContext();
+  const input = join(t.dir, 'seed.ndjson');
+  await writeFile(input, plants.map(line).join('\n'));
+  expect(await t.run('import', input, '--local')).toBe(0);
+  return t;
+}
+
+let servers: RunningServer[] = [];
+let fakes: FakeService[] = [];
+afterEach(async () => {
+  await Promise.all([...servers.map((server) => server.stop('SIGKILL')), ...fakes.map((fake) => fake.close())]);
+  servers = [];
+  fakes = [];
+});
+
+describe('plants list', () => {
+  it('writes NDJSON that plants import reads back exactly, from the store to a service and back', async () => {
+    const t = await localStoreWith([...ODD, ...NOT_CSV]);
+    expect(await t.run('list', '--local', '--format', 'ndjson')).toBe(0);
+    const exported = t.stdout().slice(t.stdout().indexOf('{'));
+    expect(exported).toBe(`${[...ODD, ...NOT_CSV].sort((a, b) => (a.id < b.id ? -1 : 1)).map(line).join('\n')}\n`);
+    // To a service, through a pipe, and back out of it: the same text.
+    const home = await tempDir();
+    const server = await startServer(home);
+    servers.push(server);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    const child = spawn(process.execPath, [BIN, 'import', '-', '--format', 'ndjson'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const imported = exited(child);
+    child.stdin?.end(exported);
+    expect((await imported).code).toBe(0);
+    const back = await runPlants(['list', '--format', 'ndjson'], env);
+    expect(back.code).toBe(0);
+    expect(back.stdout).toBe(exported);
+  });
+
+  it('writes CSV that plants import reads back exactly, and names the plants CSV cannot carry (exit 1)', async () => {
+    const t = await localStoreWith([...ODD, ...NOT_CSV]);
+    expect(await t.run('list', '--local', '--format', 'csv')).toBe(1);
+    for (const { id } of NOT_CSV) expect(t.stderr()).toContain(`plants list: plant ${id} cannot be written as CSV`);
+    const csv = t.stdout();
+    expect(csv.split('\n')[0]).toBe('id,name,tag');
+    const back = await testContext();
+    const file = join(back.dir, 'plants.csv');
+    await writeFile(file, csv);
+    expect(await back.run('import', file, '--local')).toBe(0);
+    expect([...(await storedPlants(back.storePath)).values()]).toEqual([...ODD].sort((a, b) => (a.id < b.id ? -1 : 1)));
+  });
+
+  it('writes a line a plant in a pipe, tab-separated, control characters escaped; --json is one document, ids exact', async () => {
+    const t = await localStoreWith(ODD);
+    expect(await t.run('list', '--local')).toBe(0);
+    expect(t.stdout().split('\n')).toEqual([
+      `${MIN}\tMin\t`,
+      '-1\t\tempty name',
+      '0\ttab\\there, "quoted", comma\tx',
+      '1\ttwo\\nlines\\r\\nand a CR\t',
+      '2\t\\u202eesreveR \u{1F331} é\t\\u200f',
+      `${MAX}\tMax\ttree`,
+      '',
+    ]);
+    const json = await localStoreWith(ODD);
+    expect(await json.run('list', '--local', '--json')).toBe(0);
+    expect(stringifyJson(parseJson(json.stdout()))).toBe(`[${ODD.map(line).join(',')}]`);
+    expect(json.stdout()).toContain(`{"id":${MAX},"name":"Max","tag":"tree"}`);
+    expect(json.stdout().startsWith(`[\n  {"id":${MIN},"name":"Min"},\n`)).toBe(true);
+    const empty = await testContext();
+    expect(await empty.run('list', '--local', '--json')).toBe(0);
+    expect(empty.stdout()).toBe('[]\n');
+  });
+
+  it('lists after an id, with a tag, and at most --limit plants, across pages', async () => {
+    const plants = Array.from({ length: 2_500 }, (_, i): NewPlant => ({ id: BigInt(i), name: `p${i}`, ...(i % 3 === 0 ? { tag: 'third' } : {}) }));
+    const t = await localStoreWith(plants);
+    expect(await t.run('list', '--local', '--format', 'ndjson', '--after', '1000', '--limit', '1200')).toBe(0);
+    const ids = t.stdout().trim().split('\n').map((text) => stringifyJson((parseJson(text) as { id: unknown }).id));
+    expect(ids).toEqual(Array.from({ length: 1200 }, (_, i) => String(1001 + i)));
+    const tagged = await localStoreWith(plants);
+    expect(await tagged.run('list', '--local', '--format', 'ndjson', '--tag', 'third')).toBe(0);
+    expect(tagged.stdout().trim().split('\n')).toHaveLength(834);
+  });
+
+  it.each([
+    [['list', '--limit', '0'], '--limit must be a whole number from 1, got "0"'],
+    [['list', '--format', 'xml'], '--format must be one of ndjson, csv, got "xml"'],
+    [['list', '--format', 'csv', '--json'], 'give --json or --format, not both'],
+    [['list', '--local', '--after', '1e3'], 'invalid plant:'],
+  ])('%j is a usage error (exit 2)', async (argv, message) => {
+    const t = await testContext();
+    expect(await t.run(...argv)).toBe(2);
+    expect(argv.includes('--json') ? JSON.parse(t.stdout()).message : t.stderr()).toContain(argv.includes('--json') ? message : `error: ${message}`);
+  });
+
+  it('says which service has no GET /plants (it may implement only the contract)', async () => {
+    const fake = await fakeService();
+    fakes.push(fake);
+    fake.answer({ status: 405, body: '{"error":1008,"message":"only POST"}' });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    expect(await t.run('list')).toBe(4);
+    expect(t.stderr()).toContain('error: the service has no GET /plants (HTTP 405): only POST');
+  });
+});
+
+describe('plants get and plants delete', () => {
+  it('get shows a plant by id (exit 0), and a clear message for none (exit 1); the same on a service', async () => {
+    const t = await localStoreWith(ODD);
+    expect(await t.run('get', '--local', '--id', String(MAX), '--json')).toBe(0);
+    expect(t.stdout()).toBe(`{\n  "id": ${MAX},\n  "name": "Max",\n  "tag": "tree"\n}\n`);
+    expect(await t.run('get', '--local', '--id', '2')).toBe(0);
+    expect(t.stdout()).toContain('id   2\nname \\u202eesreveR \u{1F331} é\ntag  \\u200f\n');
+    expect(await t.run('get', '--local', '--id', '3')).toBe(1);
+    expect(t.stderr()).toMatch(/\nerror: no plant with id 3\n$/);
+    expect(await t.run('get', '--local', '--id', 'x')).toBe(2);
+
+    const home = await tempDir();
+    const server = await startServer(home);
+    servers.push(server);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    expect((await runPlants(['create', '--id', String(MIN), '--name', 'Min'], env)).code).toBe(0);
+    const got = await runPlants(['get', '--id', String(MIN), '--json'], env);
+    expect(got).toMatchObject({ code: 0, stdout: `{\n  "id": ${MIN},\n  "name": "Min"\n}\n` });
+    const none = await runPlants(['get', '--id', '7', '--json'], env);
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stdout)).toEqual({ error: 1007, code: 'not_found', message: 'no plant with id 7' });
+  });
+
+  it('delete deletes by id (exit 0), and says so when there is none (exit 1); the same on a service', async () => {
+    const t = await localStoreWith(ODD);
+    expect(await t.run('delete', '--local', '--id', '0')).toBe(0);
+    expect(t.stdout()).toBe(`Deleted plant 0 from ${t.storePath}\n`);
+    expect(await t.run('delete', '--local', '--id', '0', '--json')).toBe(1);
+    expect(JSON.parse(t.stdout().slice(t.stdout().indexOf('{')))).toEqual({ error: 1007, code: 'not_found', message: 'no plant with id 0' });
+    expect((await storedPlants(t.storePath)).has(0n)).toBe(false);
+
+    const home = await tempDir();
+    const server = await startServer(home);
+    servers.push(server);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    expect((await runPlants(['create', '--id', '5', '--name', 'Fern'], env)).code).toBe(0);
+    expect(await runPlants(['delete', '--id', '5', '--json'], env)).toMatchObject({ code: 0, stdout: '{\n  "deleted": true,\n  "id": 5\n}\n' });
+    expect((await runPlants(['delete', '--id', '5'], env)).code).toBe(1);
+    expect((await runPlants(['create', '--id', '5', '--name', 'Again'], env)).code).toBe(0);
+  });
+
+  it.each([
+    [['delete'], 'give the plant with --id, or a file of them with --from (one of the two)'],
+    [['delete', '--id', '1', '--from', 'x'], 'give the plant with --id, or a file of them with --from (one of the two)'],
+    [['delete', '--id', '1', '--on-missing', 'skip'], '--on-missing only apply with --from'],
+  ])('%j is a usage error (exit 2)', async (argv, message) => {
+    const t = await testContext();
+    expect(await t.run(...argv)).toBe(2);
+    expect(t.stderr()).toContain(`error: ${message}`);
+  });
+
+  it.each([
+    ['ids, one a line', (plants: NewPlant[]) => `${plants.map((plant) => plant.id).join('\n')}\n`, undefined],
+    ['NDJSON, as list writes it', (plants: NewPlant[]) => `${plants.map(line).join('\n')}\n`, undefined],
+    ['CSV, as list writes it', (plants: NewPlant[]) => `id,name\n${plants.map((plant) => `${plant.id},x`).join('\n')}\n`, undefined],
+    ['a JSON array, told', (plants: NewPlant[]) => JSON.stringify(plants.map((plant) => ({ id: Number(plant.id) }))), 'json'],
+  ])('delete --from - deletes the ids of %s, with the import summary, --rejects and exit codes', async (_what, text, format) => {
+    const t = await localStoreWith(Array.from({ length: 5 }, (_, i) => ({ id: BigInt(i), name: `p${i}` })));
+    const doomed = [1n, 3n, 9n].map((id) => ({ id, name: 'x' }));
+    const rejects = join(t.dir, 'rejects.txt');
+    const stdin = await testContext({ stdin: text(doomed) });
+    Object.assign(stdin.ctx, { configDir: t.ctx.configDir, dataDir: t.ctx.dataDir });
+    const argv = ['delete', '--local', '--from', '-', '--rejects', rejects, '--json', ...(format === undefined ? [] : ['--format', format])];
+    expect(await stdin.run(...argv)).toBe(1);
+    const summary = JSON.parse(stdin.stdout());
+    expect(summary.counts).toEqual({ read: 3, deleted: 2, skipped: 0, valid: 0, failed: 1, unknown: 0, notSent: 0 });
+    expect(summary.failures).toMatchObject([{ id: 9, code: 'not_found', message: 'no plant with id 9' }]);
+    expect(await readFile(rejects, 'utf8')).toBe('9\n');
+    expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
+  });
+
+  it('delete --from --on-missing skip counts ids not there as gone already (exit 0); on a service too', async () => {
+    const home = await tempDir();
+    const server = await startServer(home);
+    servers.push(server);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
+    for (const id of [1, 2, 3]) expect((await runPlants(['create', '--id', String(id), '--name', 'p'], env)).code).toBe(0);
+    const ids = join(home, 'ids.txt');
+    await writeFile(ids, '1\n3\n4\n');
+    const result = await runPlants(['delete', '--from', ids, '--on-missing', 'skip'], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Deleted 3 rows from http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 2 deleted, 1 skipped, 0 failed\n$/);
+    const left = await runPlants(['list', '--format', 'ndjson'], env);
+    expect(left.stdout).toBe('{"id":2,"name":"p"}\n');
+  });
+});
