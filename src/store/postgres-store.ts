@@ -1,0 +1,156 @@
+import pg, { type PoolClient, type QueryResultRow } from 'pg';
+import { PlantsError, type Effect } from '../core/errors.js';
+import type { NewPlant } from '../core/schemas.js';
+import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
+import { maskedDatabaseUrl } from './database-url.js';
+import { ensureSchema } from './postgres-schema.js';
+import { fromDatabaseText, toDatabaseText } from './postgres-text.js';
+
+export interface PostgresStoreOptions {
+  /** Connections at most (default 10): writes in flight and reads share them. */
+  poolSize?: number;
+  /** How long to wait for a connection before the call fails as unavailable (default 5 s). */
+  connectTimeoutMs?: number;
+}
+
+interface PlantRow {
+  id_text: string;
+  name: string;
+  tag: string | null;
+}
+
+// Ids cross the wire as decimal text both ways (`::bigint` in, `::text` out): never a JS number.
+// Each statement is prepared once per connection, by name.
+const ADD = {
+  name: 'plants_add',
+  text: `INSERT INTO plants (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
+         ON CONFLICT (id) DO NOTHING RETURNING id::text AS id_text`,
+};
+const DELETE = { name: 'plants_delete', text: 'DELETE FROM plants WHERE id = ANY($1::bigint[]) RETURNING id::text AS id_text' };
+const GET = { name: 'plants_get', text: 'SELECT id::text AS id_text, name, tag FROM plants WHERE id = $1::bigint' };
+
+/**
+ * The PostgreSQL store: one table (postgres-schema.ts) that any number of `plants serve` processes
+ * share. Each addAll or deleteAll is ONE statement, so a batch commits whole or not at all, and
+ * the primary key decides between two instances adding one id: exactly one is `added`.
+ *
+ * Failures say whether the call may have taken effect: no connection (the database is down) and an
+ * error the database answered with are `none`, so the server answers 503 and a client may send
+ * again; a connection lost after a write was sent is `unknown` (500), since it may have committed.
+ */
+export class PostgresStore implements PlantStore {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly where: string,
+  ) {}
+
+  /** Connects, and creates or checks the table: a database that is down or not ours fails here. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      keepAlive: true,
+      application_name: 'plants serve',
+    });
+    // A connection lost is dropped and made anew when next needed; the call using it, if any, fails
+    // with the error. Without these listeners, the same error emitted as an event (by an idle
+    // connection, or by one in use) would end the process.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const store = new PostgresStore(pool, maskedDatabaseUrl(url));
+    try {
+      await store.withClient('none', (client) => ensureSchema(client, store.where));
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    if (plants.length === 0) return [];
+    const first = new Map<bigint, NewPlant>();
+    for (const plant of plants) if (!first.has(plant.id)) first.set(plant.id, plant);
+    const sent = [...first.values()];
+    const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', ADD, [
+      sent.map((plant) => plant.id.toString()),
+      sent.map((plant) => toDatabaseText(plant.name)),
+      sent.map((plant) => (plant.tag === undefined ? null : toDatabaseText(plant.tag))),
+    ]);
+    const added = new Set(rows.map((row) => BigInt(row.id_text)));
+    return decideAdds(plants, (id) => !added.has(id));
+  }
+
+  async deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', DELETE, [[...new Set(ids)].map(String)]);
+    const deleted = new Set(rows.map((row) => BigInt(row.id_text)));
+    return decideDeletes(ids, (id) => deleted.has(id));
+  }
+
+  async get(id: bigint): Promise<NewPlant | undefined> {
+    const [row] = await this.query<PlantRow>('none', GET, [id.toString()]);
+    return row === undefined ? undefined : plantOf(row);
+  }
+
+  async list({ after, limit, tag }: ListQuery): Promise<NewPlant[]> {
+    const values: unknown[] = [limit];
+    const where: string[] = [];
+    if (after !== undefined) where.push(`id > $${values.push(after.toString())}::bigint`);
+    if (tag !== undefined) where.push(`tag = $${values.push(toDatabaseText(tag))}::text`);
+    // By the table's column, not the `id_text` of the output: text orders 10 before 9.
+    const text = `SELECT id::text AS id_text, name, tag FROM plants${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY plants.id LIMIT $1`;
+    const rows = await this.query<PlantRow>('none', { name: `plants_list_${after === undefined ? '' : 'a'}${tag === undefined ? '' : 't'}`, text }, values);
+    return rows.map(plantOf);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private query<Row extends QueryResultRow>(effect: Effect, statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
+    return this.withClient(effect, async (client) => (await client.query<Row>({ ...statement, values })).rows);
+  }
+
+  /**
+   * Runs `work` on a pooled connection. `effect` is what a lost connection means once `work` has
+   * begun: `unknown` for a write (it may have committed), `none` for a read.
+   */
+  private async withClient<T>(effect: Effect, work: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw this.failure(error, 'none');
+    }
+    try {
+      const result = await work(client);
+      client.release();
+      return result;
+    } catch (error) {
+      // An error the database sent is its answer: the statement did not commit. The connection is
+      // dropped all the same, lest a connection the server is closing go back to the pool.
+      const answered = error instanceof pg.DatabaseError;
+      client.release(true);
+      if (error instanceof PlantsError) throw error;
+      throw this.failure(error, answered ? 'none' : effect);
+    }
+  }
+
+  private failure(error: unknown, effect: Effect): PlantsError {
+    const reason = (error as NodeJS.ErrnoException).code ?? '';
+    const message = (error as Error).message ?? String(error);
+    const detail = message.includes(reason) ? message : `${reason}: ${message}`;
+    return new PlantsError('store_io', `the database ${this.where} failed (${detail})${effect === 'unknown' ? ': the plants may or may not be stored' : ''}`, {
+      cause: error,
+      effect,
+      hint: 'check that PostgreSQL is running and that --database (or PLANTS_DATABASE_URL) names it',
+    });
+  }
+}
+
+function plantOf(row: PlantRow): NewPlant {
+  const name = fromDatabaseText(row.name);
+  return row.tag === null ? { id: BigInt(row.id_text), name } : { id: BigInt(row.id_text), name, tag: fromDatabaseText(row.tag) };
+}

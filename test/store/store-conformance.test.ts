@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import { FileStore } from '../../src/store/file-store.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { describeStoreConformance } from '../helpers/store-conformance.js';
+import { tempDir } from '../helpers/temp.js';
+
+describeStoreConformance('the memory store', {
+  async open() {
+    const store = new MemoryStore();
+    return { store, reopen: async () => store };
+  },
+});
+
+describeStoreConformance('the JSON file store', {
+  async open() {
+    const path = join(await tempDir(), 'plants.json');
+    // Folds at every write: the store file is read and written, not only the journal.
+    return { store: await FileStore.open(path, { foldAt: 0 }), reopen: () => FileStore.open(path) };
+  },
+});
