@@ -12,6 +12,7 @@ const ENVIRONMENT_HELP = `Environment (a setting given here overrides config.jso
   ...SETTING_KEYS.map((key) => [SETTINGS[key].env, SETTINGS[key].describe] as const),
   ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
   ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
+  ['PLANTS_DATABASE_URL', 'the PostgreSQL database plants serve keeps plants in (postgresql://…)'],
   ['PLANTS_DEBUG', 'set to print the stack trace of an internal error'],
 ]
   .map(([name, what]) => `  ${name.padEnd(22)}${what}`)

@@ -1,14 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
 import type { PlantStore } from '../core/store.js';
+import type { StoreLocation } from '../store/open-store.js';
 import type { TextOutput } from './fd-output.js';
 import type { Style } from './output.js';
 
-/** Which store to open: the JSON file store at a path. */
-export interface StoreLocation {
-  kind: 'file';
-  path: string;
-}
 
 export interface IOStreams {
   stdin: Readable;

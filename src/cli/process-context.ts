@@ -36,11 +36,11 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     cwd: process.cwd(),
     configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
     dataDir: paths.data,
-    async openStore({ path }) {
-      const { FileStore } = await import('../store/file-store.js');
+    async openStore(location) {
+      const { openStore } = await import('../store/open-store.js');
       // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
-      const onLockWait = () => stderr.output.write(`plants: waiting for ${path}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
-      return await FileStore.open(path, { onLockWait });
+      const onLockWait = (path: string) => stderr.output.write(`plants: waiting for ${path}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
+      return await openStore(location, { onLockWait });
     },
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');

@@ -11,14 +11,21 @@ type Waiting =
  * database round trip); calls that arrive while one is being written wait, and then go together:
  * each run of adds (or of deletes) in ONE inner call, in the order they arrived, so the cost is
  * paid per batch, not per request. Each caller still learns exactly its own outcomes, and only
- * once they are durable. A call made while idle starts at once: no timer adds latency. Reads go
- * straight to the inner store.
+ * once they are durable. A call made while a writer is free starts at once: no timer adds
+ * latency. Reads go straight to the inner store.
+ *
+ * `writers` batches may be in flight at once: 1 for the file store, whose writes take turns at its
+ * lock anyway; for a database, as many as it has connections, each batch one statement.
  */
 export class BatchingStore implements PlantStore {
   private waiting: Waiting[] = [];
-  private writing: Promise<void> | undefined;
+  private writing = 0;
+  private drained: (() => void)[] = [];
 
-  constructor(private readonly inner: PlantStore) {}
+  constructor(
+    private readonly inner: PlantStore,
+    private readonly writers = 1,
+  ) {}
 
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     if (plants.length === 0) return Promise.resolve([]);
@@ -40,7 +47,7 @@ export class BatchingStore implements PlantStore {
 
   /** Resolves when nothing is waiting or being written (e.g. at shutdown, after the last request). */
   async drain(): Promise<void> {
-    while (this.writing !== undefined) await this.writing;
+    if (this.writing > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -50,7 +57,10 @@ export class BatchingStore implements PlantStore {
 
   private wait(call: Waiting): void {
     this.waiting.push(call);
-    this.writing ??= this.writeWhileWaiting();
+    if (this.writing < this.writers) {
+      this.writing += 1;
+      void this.writeWhileWaiting();
+    }
   }
 
   private async writeWhileWaiting(): Promise<void> {
@@ -64,7 +74,8 @@ export class BatchingStore implements PlantStore {
         start = end;
       }
     }
-    this.writing = undefined;
+    this.writing -= 1;
+    if (this.writing === 0) for (const resolve of this.drained.splice(0)) resolve();
   }
 
   /** One inner call for a run of calls of one kind; never throws (each caller gets the failure instead). */

@@ -14,11 +14,15 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The real `plants serve` on 127.0.0.1, port 0, with its store in `home`. */
-export async function startServer(home: string, extraArgs: string[] = []): Promise<RunningServer> {
+/**
+ * The real `plants serve` on 127.0.0.1, port 0, with its store in `home`, unless `extraArgs` or
+ * `env` name a store or a database.
+ */
+export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
   const token = 'server-test-token-1234567890';
   const store = join(home, 'served.json');
-  const child = startPlants(['serve', '--port', '0', '--token', token, '--store', store, '--quiet', ...extraArgs], isolatedEnv(home));
+  const storeArgs = extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined ? [] : ['--store', store];
+  const child = startPlants(['serve', '--port', '0', '--token', token, ...storeArgs, '--quiet', ...extraArgs], isolatedEnv(home, env));
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const lines = createInterface({ input: child.stdout! });

@@ -5,7 +5,7 @@ import { createPlantsClient } from '../../src/client/plants-client.js';
 import type { Context } from '../../src/cli/context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from './temp.js';
 
 export interface TestContext {
@@ -53,7 +53,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     cwd: dir,
     configDir: join(dir, 'config'),
     dataDir: join(dir, 'data'),
-    openStore: ({ path }) => FileStore.open(path),
+    openStore: (location) => openStore(location),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     onStopSignal(listener) {

@@ -1,20 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { PlantsError } from '../../../core/errors.js';
 import { printable } from '../../../core/printable.js';
+import { maskedDatabaseUrl } from '../../../store/database-url.js';
+import type { StoreLocation } from '../../../store/open-store.js';
+import { usageError } from '../../command-spec.js';
 import { Settings } from '../../config/resolve.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
+import { isDatabaseUrl } from './database-url.js';
 import type { ServeOptions, ServeResult } from './types.js';
 
 export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');
-  const settings = await Settings.load(ctx, { store: options.store });
-  const storePath = settings.require('store');
+  const location = await storeLocation(options, ctx);
   const { tokens, generated } = serverTokens(options, ctx);
-  // Read now: a store that is not ours stops the server before it listens, not at the first request.
-  const store = new BatchingStore(await ctx.openStore({ kind: 'file', path: storePath }));
+  // Read now: a store that is not ours, or a database that is down, stops the server before it
+  // listens, not at the first request. On a database, two batches in flight: one commits while
+  // the next is sent. More would split the same load into smaller batches, each paying a commit
+  // (measured: 4 in flight gave fewer creates/s than 1 or 2).
+  const store = new BatchingStore(await ctx.openStore(location), location.kind === 'postgres' ? Math.min(2, options.pool) : 1);
+  const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
   // A log reader that falls behind must not stop the server: its lines wait in memory instead.
   ctx.io.queueOutput();
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
@@ -35,7 +42,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   const stderr = ctx.io.stderr;
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
-  stderr.write(`plants serve: listening on ${address.url}, store ${storePath}\n`);
+  stderr.write(`plants serve: listening on ${address.url}, store ${shownStore}\n`);
   if (generated !== undefined) {
     // Shown once, so the service never runs without authentication and its owner can still log in.
     stderr.write(`plants serve: no token configured; generated one for this run. Log in with:\n`);
@@ -48,6 +55,20 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   await store.close();
   stderr.write('plants serve: stopped\n');
   return { stoppedBy: signal };
+}
+
+/**
+ * The --database or --store flag; else PLANTS_DATABASE_URL, the deliberate choice of a shared
+ * database, over the store path of PLANTS_STORE or the config file.
+ */
+async function storeLocation(options: ServeOptions, ctx: Context): Promise<StoreLocation> {
+  const url = options.database ?? (options.store === undefined ? ctx.env.PLANTS_DATABASE_URL : undefined) ?? '';
+  if (url !== '') {
+    if (!isDatabaseUrl(url)) throw usageError('serve', 'PLANTS_DATABASE_URL must be a postgresql:// (or postgres://) URL');
+    return { kind: 'postgres', url, poolSize: options.pool };
+  }
+  const settings = await Settings.load(ctx, { store: options.store });
+  return { kind: 'file', path: settings.require('store') };
 }
 
 /** --token flags, else PLANTS_SERVER_TOKENS (comma-separated), else one random token for this run. */

@@ -1,0 +1,24 @@
+import type { PlantStore } from '../core/store.js';
+
+/** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
+export type StoreLocation = { kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number };
+
+export interface OpenStoreOptions {
+  /** The file store calls it when a write has waited a second for another process's lock. */
+  onLockWait?: (path: string) => void;
+}
+
+/** The store at `location`, opened and checked; only that store's code (and driver) is loaded. */
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<PlantStore> {
+  switch (location.kind) {
+    case 'file': {
+      const { FileStore } = await import('./file-store.js');
+      const { onLockWait } = options;
+      return await FileStore.open(location.path, onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) });
+    }
+    case 'postgres': {
+      const { PostgresStore } = await import('./postgres-store.js');
+      return await PostgresStore.open(location.url, location.poolSize === undefined ? {} : { poolSize: location.poolSize });
+    }
+  }
+}
