@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { createLocal, createRemote, FULL, importLocal, importVsPool, importVsShellLoop, memory, QUICK, serveThroughput, startup, type Figure } from './figures.js';
 import { buildFloors } from './lib/floors.js';
+import { postgresThroughput } from './postgres-figures.js';
 import { ROOT } from './lib/process.js';
 
 const quick = process.argv.includes('--quick');
@@ -32,6 +33,7 @@ await measure('a shell loop of plants create', () => importVsShellLoop(sizes, im
 await measure('import --local', () => importLocal(sizes));
 await measure('plants serve throughput', () => serveThroughput(sizes));
 await measure('peak memory of imports', () => memory(sizes));
+await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
 
 const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
 const rows = figures.map((f) => [
@@ -40,8 +42,8 @@ const rows = figures.map((f) => [
   `${number(f.ours)} ${f.unit}`,
   f.baseline === null ? '—' : `${number(f.baseline)} ${f.unit}`,
   f.baseline === null ? '—' : `${f.ratio.toFixed(2)}×`,
-  `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
-  f.met ? 'yes' : 'NO',
+  f.target === null ? '—' : `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
+  f.target === null ? '—' : f.met ? 'yes' : 'NO',
   f.floor === undefined || f.baseline === null ? '' : `${number(f.floor)} ${f.unit} (${(f.floor / f.baseline).toFixed(2)}×)`,
 ]);
 const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met', 'floor (ratio)'];

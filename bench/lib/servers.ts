@@ -9,6 +9,8 @@ import { ROOT } from './process.js';
 
 export interface Server {
   url: string;
+  /** The server's process. */
+  pid: number;
   token: string;
   store: string;
   stop(): Promise<void>;
@@ -33,14 +35,17 @@ function stopper(child: ChildProcess): () => Promise<void> {
   };
 }
 
-/** A real `plants serve` on a fresh store in a temp dir, port 0, no request log (the tests' own). */
-export async function plantsServe(): Promise<Server> {
-  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')));
-  return { ...server, stop: async () => void (await server.stop()) };
+/**
+ * A real `plants serve`, port 0, no request log (the tests' own): on a fresh store in a temp dir,
+ * or on the PostgreSQL database at `database`.
+ */
+export async function plantsServe(database?: string): Promise<Server> {
+  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), database === undefined ? [] : ['--database', database]);
+  return { ...server, pid: server.child.pid as number, stop: async () => void (await server.stop()) };
 }
 
 /** The bare node:http baseline server. */
 export async function bareServer(): Promise<Server> {
   const child = spawn(process.execPath, [`${ROOT}bench/baselines/bare-server.mjs`], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return { url: await started(child, 'the bare server'), token: TOKEN, store: '', stop: stopper(child) };
+  return { url: await started(child, 'the bare server'), pid: child.pid as number, token: TOKEN, store: '', stop: stopper(child) };
 }

@@ -1,0 +1,46 @@
+import { createTestDatabase } from '../test/helpers/postgres.js';
+import { createsPerSecond, figure, measuredServer, type Figure, type Sizes } from './figures.js';
+import { cpuShares, postgresPids } from './lib/cpu.js';
+import { median } from './lib/process.js';
+import { plantsServe } from './lib/servers.js';
+
+/**
+ * Durable creates per second of `plants serve` on PostgreSQL: one instance, and two on the same
+ * database with the load spread over both, against one instance on the JSON file store, measured
+ * in turns in the same run. For two instances, the share of a core each process used: on a small
+ * machine the load generator, PostgreSQL and both instances share the same cores.
+ */
+export async function postgresThroughput(sizes: Sizes): Promise<Figure[]> {
+  const db = await createTestDatabase();
+  const fresh = () => db.query('DROP TABLE IF EXISTS plants');
+  try {
+    const one: number[] = [];
+    const two: number[] = [];
+    const json: number[] = [];
+    const shares: Record<string, number>[] = [];
+    for (let i = 0; i < sizes.serveRuns; i += 1) {
+      await fresh();
+      one.push(await measuredServer(() => plantsServe(db.url), sizes.serveSeconds));
+      json.push(await measuredServer(() => plantsServe(), sizes.serveSeconds));
+      await fresh();
+      const servers = [await plantsServe(db.url), await plantsServe(db.url)] as const;
+      try {
+        const groups = { 'instance 1': () => [servers[0].pid], 'instance 2': () => [servers[1].pid], PostgreSQL: postgresPids };
+        const run = await cpuShares(groups, () => createsPerSecond([...servers], sizes.serveSeconds));
+        two.push(run.result);
+        shares.push(run.shares);
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    }
+    const busy = Object.keys(shares[0] ?? {})
+      .map((name) => `${name} ${median(shares.map((share) => share[name] ?? 0)).toFixed(2)}`)
+      .join(', ');
+    return [
+      figure(9, 'plants serve on PostgreSQL: durable creates/s, 50 connections', 'req/s', median(one), median(json), { op: '>=', value: 0.5, of: 'ratio' }, 'baseline: plants serve on the JSON file store'),
+      figure(10, 'two plants serve on one PostgreSQL, 50 connections over both', 'req/s', median(two), median(json), null, `cores busy: ${busy}; baseline: one plants serve on the JSON file store`),
+    ];
+  } finally {
+    await db.drop();
+  }
+}
