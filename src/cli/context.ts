@@ -15,6 +15,11 @@ export interface IOStreams {
   stderrTerminal?: NodeJS.WriteStream;
   /** Asked only by a command about to prompt: finding out may load node:tty (isTerminal). */
   stdinIsTerminal(): Promise<boolean>;
+  /**
+   * Asks `prompt` on stderr and reads a line from the terminal without showing it (a token). Only
+   * where stdinIsTerminal(); Ctrl-C interrupts the process as it would anywhere else.
+   */
+  readSecret(prompt: string): Promise<string>;
   /** The file standard input reads, as `dev:ino` (a file, a pipe, a terminal), when it has one: what an output file must not be. */
   stdinFile(): string | undefined;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */

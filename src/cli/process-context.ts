@@ -23,6 +23,10 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       ...(stdout.terminal === undefined ? {} : { stdoutTerminal: stdout.terminal }),
       ...(stderr.terminal === undefined ? {} : { stderrTerminal: stderr.terminal }),
       stdinIsTerminal: () => isTerminal(0),
+      async readSecret(prompt) {
+        const { readSecretLine } = await import('./secret-prompt.js');
+        return await readSecretLine(process.stdin, process.stderr, prompt, () => process.kill(process.pid, 'SIGINT'));
+      },
       stdinFile: () => fileIdentity(() => fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),

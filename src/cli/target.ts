@@ -62,8 +62,11 @@ export async function serviceClient(
   const timeoutSeconds = Number(settings.require('timeout'));
   const token = settings.get('token').value;
   if (token === undefined) {
-    throw new PlantsError('not_logged_in', 'no token to authenticate with the service', {
-      hint: 'run plants login --with-token (or set PLANTS_TOKEN), or use --local',
+    // Saved tokens belong to their own services: name them, so a missing one is no mystery.
+    const others = [...settings.file.tokens.keys()];
+    const elsewhere = others.length === 0 ? '' : ` (tokens are saved for ${others.join(', ')}, and are sent only there)`;
+    throw new PlantsError('not_logged_in', `no token for ${baseUrl}${elsewhere}`, {
+      hint: `run plants login --base-url ${baseUrl} (or set PLANTS_TOKEN), or use --local`,
     });
   }
   checkProxyVariables(ctx.env);
@@ -75,7 +78,7 @@ export async function serviceClient(
  * A proxy variable that names no proxy is a usage error that names it, before anything is sent:
  * undici would throw an error of its own deep inside the first request.
  */
-function checkProxyVariables(env: Context['env']): void {
+export function checkProxyVariables(env: Context['env']): void {
   for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
     const value = env[name];
     if (value === undefined || value === '') continue;

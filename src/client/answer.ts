@@ -33,7 +33,7 @@ export function readAnswerBody(body: Readable, status: number): Promise<string> 
   });
 }
 
-const LOGIN_HINT = 'run plants login --token … (or set PLANTS_TOKEN) with a token the service accepts';
+const LOGIN_HINT = 'log in to this service again with plants login (or set PLANTS_TOKEN); plants auth status checks the saved tokens';
 
 /**
  * What the service's answer to POST /plants means: the Plant of a 200, or a PlantsError for every
@@ -76,6 +76,14 @@ export function readDeleteAnswer(answer: RawAnswer): DeleteOutcome {
   if (answer.status === 204) return 'deleted';
   if (answer.status === 404 && isError(answer.text)) return 'absent';
   throw failureOf(answer, 'the deletion', 'done', 'DELETE /plants/{id}');
+}
+
+/** POST /plants of `{}`: a 400 Error is the body refused past the token; 401 or 403, the token refused. */
+export function readTokenCheckAnswer(answer: RawAnswer): 'accepted' | 'refused' {
+  if (answer.status === 400 && isError(answer.text)) return 'accepted';
+  if (answer.status === 401 || answer.status === 403) return 'refused';
+  if (answer.status === 200) throw outsideContract(answer.status, answer.text, 'a plant with no id or name was accepted');
+  throw failureOf(answer, 'the check', 'done');
 }
 
 /**

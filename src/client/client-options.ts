@@ -26,6 +26,11 @@ export interface PlantsClient {
   getPlant(id: bigint): Promise<NewPlant | undefined>;
   listPlants(query: ListQuery): Promise<NewPlant[]>;
   deletePlant(id: bigint): Promise<DeleteOutcome>;
+  /**
+   * Whether the service accepts the token, with no effect on its store: a POST of `{}`, which it
+   * must refuse with 400 once the token is good, and with 401 (or 403) when it is not.
+   */
+  checkToken(): Promise<'accepted' | 'refused'>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
-import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPlantAnswer, transportError } from './answer.js';
+import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPlantAnswer, readTokenCheckAnswer, transportError } from './answer.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
 import type { RawAnswer, Transport } from './transport.js';
@@ -45,6 +45,7 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
       return readPageAnswer(await send('GET', `/plants?${query}`));
     },
     deletePlant: async (id) => readDeleteAnswer(await send('DELETE', `/plants/${id}`)),
+    checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}')),
     close: () => transport.close(),
   };
 }

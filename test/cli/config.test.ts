@@ -13,7 +13,7 @@ describe('plants login / logout', () => {
   it('saves the token and base URL in a config file readable by its owner only', async () => {
     const t = await testContext();
     expect(await t.run('login', '--token', TOKEN, '--base-url', 'http://127.0.0.1:9000/')).toBe(0);
-    expect(await savedConfig(t.ctx.configDir)).toEqual({ token: TOKEN, 'base-url': 'http://127.0.0.1:9000' });
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ 'base-url': 'http://127.0.0.1:9000', services: { 'http://127.0.0.1:9000': { token: TOKEN } } });
     expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(t.ctx.configDir)).mode & 0o777).toBe(0o700);
     expect(t.stdout()).toBe('');
@@ -26,7 +26,7 @@ describe('plants login / logout', () => {
     await writeFile(join(t.ctx.configDir, 'config.json'), '{"timeout":"5"}', { mode: 0o644 });
     expect(await t.run('login', '--token', TOKEN)).toBe(0);
     expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
-    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '5', token: TOKEN });
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '5', services: { 'http://127.0.0.1:8080': { token: TOKEN } } });
   });
 
   it('tightens a config directory that others could read', async () => {
@@ -49,14 +49,14 @@ describe('plants login / logout', () => {
   it('reads the token from stdin with --with-token, ignoring the trailing newline', async () => {
     const t = await testContext({ stdin: `${TOKEN}\n` });
     expect(await t.run('login', '--with-token', '--json')).toBe(0);
-    expect((await savedConfig(t.ctx.configDir)).token).toBe(TOKEN);
-    expect(JSON.parse(t.stdout())).toEqual({ loggedIn: true, baseUrl: 'http://127.0.0.1:8080', configPath: join(t.ctx.configDir, 'config.json'), warnings: [] });
+    expect((await savedConfig(t.ctx.configDir)).services['http://127.0.0.1:8080'].token).toBe(TOKEN);
+    expect(JSON.parse(t.stdout())).toEqual({ loggedIn: true, baseUrl: 'http://127.0.0.1:8080', source: 'stdin', configPath: join(t.ctx.configDir, 'config.json'), warnings: [] });
     expect(t.stdout() + t.stderr()).not.toContain(TOKEN);
   });
 
   it.each([
     [['login', '--with-token'], '', 'the token is empty'],
-    [['login'], '', 'no token given: pipe it in with --with-token, or pass --token'],
+    [['login'], '', 'no token given, and standard input is not a terminal to ask on'],
     [['login', '--token', 'a b'], '', 'the token must be printable ASCII with no spaces'],
     [['login', '--token', TOKEN, '--with-token'], '', 'give the token with --token or --with-token, not both'],
     [['login', '--token', TOKEN, '--base-url', 'ftp://x'], '', 'base URL must start with http:// or https://, got ftp:'],
@@ -75,7 +75,7 @@ describe('plants login / logout', () => {
   it('warns when PLANTS_TOKEN will override the saved token', async () => {
     const t = await testContext({ env: { PLANTS_TOKEN: 'other-token-in-env' } });
     expect(await t.run('login', '--token', TOKEN)).toBe(0);
-    expect(t.stderr()).toContain('warning: PLANTS_TOKEN is set: it overrides the saved token until you unset it');
+    expect(t.stderr()).toContain('warning: PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it');
   });
 
   it('logout removes the token and keeps the base URL', async () => {
@@ -83,9 +83,9 @@ describe('plants login / logout', () => {
     await t.run('login', '--token', TOKEN, '--base-url', 'http://h:1');
     expect(await t.run('logout')).toBe(0);
     expect(await savedConfig(t.ctx.configDir)).toEqual({ 'base-url': 'http://h:1' });
-    expect(t.stderr()).toContain('Logged out: token removed from');
+    expect(t.stderr()).toContain('Logged out of http://h:1: its token removed from');
     expect(await t.run('logout')).toBe(0);
-    expect(t.stderr()).toContain('Not logged in: no token in');
+    expect(t.stderr()).toContain('Not logged in to http://h:1: no token for it in');
   });
 });
 
@@ -107,7 +107,7 @@ describe('plants config', () => {
     expect(t.stdout()).toBe(
       [
         'base-url  http://127.0.0.1:8080  (default)',
-        'token     ****WXYZ  (config)',
+        'token     ****WXYZ  (config, for http://127.0.0.1:8080)',
         `store     ${join(t.ctx.dataDir, 'plants.json')}  (default)`,
         'timeout   7  (env PLANTS_TIMEOUT)',
         '',

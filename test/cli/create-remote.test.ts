@@ -1,4 +1,6 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeProxy } from '../helpers/fake-proxy.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
@@ -86,7 +88,7 @@ describe('plants create (remote)', () => {
     const t = await remote();
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
     expect(t.stderr()).toContain(`error: the service refused the token (HTTP ${status}): bad token`);
-    expect(t.stderr()).toContain('hint: run plants login');
+    expect(t.stderr()).toContain('hint: log in to this service again with plants login');
     expectNoToken(t);
   });
 
@@ -144,8 +146,34 @@ describe('plants create (remote)', () => {
   it('needs a token: exit 3 with a hint, nothing sent', async () => {
     const t = await testContext({ env: { PLANTS_BASE_URL: service.url } });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
-    expect(t.stderr()).toBe('error: no token to authenticate with the service\nhint: run plants login --with-token (or set PLANTS_TOKEN), or use --local\n');
+    expect(t.stderr()).toBe(`error: no token for ${service.url}\nhint: run plants login --base-url ${service.url} (or set PLANTS_TOKEN), or use --local\n`);
     expect(service.requests).toHaveLength(0);
+  });
+
+  it("never sends one service's saved token to another, and names the services it has tokens for", async () => {
+    const t = await testContext();
+    expect(await t.run('login', '--token', 'token-of-the-other-service', '--base-url', 'http://other.example:1')).toBe(0);
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--base-url', service.url)).toBe(3);
+    expect(t.stderr()).toContain(`error: no token for ${service.url} (tokens are saved for http://other.example:1, and are sent only there)`);
+    expect(service.requests).toHaveLength(0);
+    expect(await t.run('login', '--token', TOKEN, '--base-url', `${service.url}/`)).toBe(0);
+    service.answer({ status: 200, body: '{"name":"Fern"}' });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern', '--base-url', service.url)).toBe(0);
+    expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('reads an older config with one token as the token of the base URL beside it, and of no other', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    await writeFile(join(t.ctx.configDir, 'config.json'), JSON.stringify({ 'base-url': `${service.url}/`, token: TOKEN }), { mode: 0o600 });
+    service.answer({ status: 200, body: '{"name":"Fern"}' });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(0);
+    expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(await t.run('create', '--id', '2', '--name', 'Oak', '--base-url', 'http://127.0.0.1:1')).toBe(3);
+    expect(service.requests).toHaveLength(1);
+    // The next write moves it under its service.
+    expect(await t.run('config', 'set', 'timeout', '9')).toBe(0);
+    expect(JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'))).toEqual({ 'base-url': `${service.url}/`, timeout: '9', services: { [service.url]: { token: TOKEN } } });
   });
 
   it('reports a bad --timeout or --base-url as a usage error (exit 2) before a missing token', async () => {

@@ -69,7 +69,11 @@ describe('bin/plants.cjs', () => {
     expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(3);
     service.answer({ status: 500, body: `echo of your header: Bearer ${TOKEN.slice(0, 10)}` });
     expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(4);
-    expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1' })).code).toBe(4);
+    // Another service: the saved token is not sent there, and the message names the service.
+    const elsewhere = await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1' });
+    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.stderr).toContain(`error: no token for http://127.0.0.1:1 (tokens are saved for ${service.url}, and are sent only there)`);
+    expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1', PLANTS_TOKEN: TOKEN })).code).toBe(4);
     expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_DEBUG: '1' })).code).toBe(4);
     // A mistyped flag must not echo the secret typed after it.
     expect((await record(['create', '--id', '1', '--name', 'Fern', `--tokn=${TOKEN}`])).code).toBe(2);

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, startPlants, finished } from '../helpers/cli-process.js';
+import { BIN, isolatedEnv, startPlants, finished } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { onTerminal } from '../helpers/terminal.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const SECRET = 'S3CRET-token-0123456789';
@@ -36,5 +38,20 @@ describe.runIf(process.platform === 'linux')('a --token never shows in the proce
     await waitFor('the request', () => service.requests.length === 1);
     expect(commandLine(child.pid as number)).toBe('plants create');
     expect((await result).code).toBe(0);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('plants login on a terminal', () => {
+  it('asks for the token without echoing it, and saves it', async () => {
+    const home = await tempDir();
+    const output = await onTerminal(`${process.execPath} ${BIN} login --base-url https://plants.example.com`, isolatedEnv(home, { NO_COLOR: '1' }), {
+      after: 'input hidden',
+      keys: `${SECRET}x\u007f\r`,
+    });
+    expect(output).toContain('Token for https://plants.example.com (input hidden): ');
+    expect(output).toContain('Logged in to https://plants.example.com');
+    expect(output).not.toContain(SECRET.slice(0, 8));
+    const saved = JSON.parse(readFileSync(join(home, 'config/config.json'), 'utf8'));
+    expect(saved.services['https://plants.example.com'].token).toBe(SECRET);
   });
 });

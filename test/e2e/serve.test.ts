@@ -1,7 +1,7 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, constants, openSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
@@ -10,6 +10,7 @@ import { BIN, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { storedPlants } from '../helpers/stored-plants.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let servers: RunningServer[] = [];
 afterEach(async () => {
@@ -72,24 +73,41 @@ describe('plants create against a real plants serve', () => {
     expect((await storedPlants(server.store)).size).toBe(2);
   });
 
-  it('prints its address, and a generated token with the login line when none is configured', async () => {
+  it('keeps the token it makes in the data directory, never prints it, and plants login finds it', async () => {
     const home = await tempDir();
-    const child = startPlants(['serve', '--port', '0', '--store', join(home, 's.json')], isolatedEnv(home));
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const [firstLine] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
-    expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
-    const url = firstLine.trim();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const token = /plants login --base-url (\S+) --token (\S+)/.exec(stderr);
-    expect(token?.[1]).toBe(url);
-    const env = isolatedEnv(home, { PLANTS_BASE_URL: url });
-    expect((await runPlants(['login', '--with-token'], env, `${token?.[2]}\n`)).code).toBe(0);
+    const started = async (port = '0') => {
+      const child = startPlants(['serve', '--port', port, '--store', join(home, 's.json')], isolatedEnv(home));
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const [firstLine] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      await waitFor('the login line', () => stderr.includes('plants login'));
+      return { child, url: firstLine.trim(), stderr: () => stderr };
+    };
+    const stopped = async (child: ChildProcess) => {
+      child.kill('SIGINT');
+      expect(((await once(child, 'exit')) as [number])[0]).toBe(0);
+    };
+    const tokenFile = join(home, '.local/share/plants/server-token');
+    let server = await started();
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    expect(server.stderr()).toContain(`accepting the one in ${tokenFile} (made now). Log in with:\n  plants login --base-url ${server.url}\n`);
+    const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url });
+    const login = await runPlants(['login', '--base-url', server.url], env);
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain(`(the token of the local plants serve, from ${tokenFile})`);
     expect((await runPlants(['create', '--id', '1', '--name', 'Fern'], env)).code).toBe(0);
-    expect(stderr.match(new RegExp(token![2]!, 'g'))).toHaveLength(1);
-    child.kill('SIGINT');
-    const [code] = (await once(child, 'exit')) as [number];
-    expect(code).toBe(0);
+    expect(server.stderr()).not.toContain(token);
+    await stopped(server.child);
+
+    // Restarted: the same token, so the saved login still works.
+    server = await started(new URL(server.url).port);
+    expect(server.stderr()).toContain(`accepting the one in ${tokenFile}. Log in with:`);
+    expect((await runPlants(['create', '--id', '2', '--name', 'Oak'], env)).code).toBe(0);
+    expect((await readFile(tokenFile, 'utf8')).trim()).toBe(token);
+    expect(server.stderr()).not.toContain(token);
+    await stopped(server.child);
   });
 
   it('keeps serving when the reader of its log goes away', async () => {

@@ -25,6 +25,8 @@ export interface TestContextOptions {
   stdin?: string;
   /** Output styled as for a colour terminal (the captured streams stay streams). */
   tty?: boolean;
+  /** Standard input is a terminal, where a prompt for a token is answered with this. */
+  terminalAnswer?: string;
 }
 
 /**
@@ -42,7 +44,11 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
       stdout: out.stream,
       stderr: err.stream,
-      stdinIsTerminal: async () => false,
+      stdinIsTerminal: async () => options.terminalAnswer !== undefined,
+      async readSecret(prompt) {
+        err.stream.write(`${prompt}\n`);
+        return options.terminalAnswer ?? '';
+      },
       stdinFile: () => undefined,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),

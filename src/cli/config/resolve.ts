@@ -1,22 +1,24 @@
 import { join, resolve as resolvePath } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import type { Context } from '../context.js';
-import { readConfig, type ConfigValues } from './config-file.js';
+import { readConfig, type ConfigFile } from './config-file.js';
 import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS, SETTINGS, SETTING_KEYS, type Resolved, type SettingKey } from './settings.js';
 
 export type Flags = Partial<Record<SettingKey, string | undefined>>;
-
 
 function defaults(ctx: Context): Partial<Record<SettingKey, string>> {
   return { 'base-url': DEFAULT_BASE_URL, store: join(ctx.dataDir, 'plants.json'), timeout: DEFAULT_TIMEOUT_SECONDS };
 }
 
-/** Each setting from the first place that has it: flag, environment, config file, default. */
+/**
+ * Each setting from the first place that has it: flag, environment, config file, default. The
+ * token's place in the config file is the service's: the one saved for the resolved base URL.
+ */
 export class Settings {
   private constructor(
     private readonly ctx: Context,
     private readonly flags: Flags,
-    readonly file: ConfigValues,
+    readonly file: ConfigFile,
   ) {}
 
   static async load(ctx: Context, flags: Flags = {}): Promise<Settings> {
@@ -34,7 +36,7 @@ export class Settings {
     let found: Resolved;
     if (flag !== undefined) found = { value: checked(key, flag, `--${key}`), source: 'flag' };
     else if ((this.ctx.env[env] ?? '') !== '') found = { value: checked(key, this.ctx.env[env] as string, env), source: 'env' };
-    else if (this.file[key] !== undefined) found = { value: checked(key, this.file[key], 'the config file'), source: 'config' };
+    else if (this.saved(key) !== undefined) found = { value: checked(key, this.saved(key) as string, 'the config file'), source: 'config' };
     else {
       const value = defaults(this.ctx)[key];
       found = value === undefined ? { value: undefined, source: undefined } : { value, source: 'default' };
@@ -42,6 +44,11 @@ export class Settings {
     // A relative store path means relative to where the user stands.
     if (key === 'store' && found.value !== undefined) found.value = resolvePath(this.ctx.cwd, found.value);
     return found;
+  }
+
+  /** What the config file holds for a setting: for the token, the one of the base URL resolved. */
+  private saved(key: SettingKey): string | undefined {
+    return key === 'token' ? this.file.tokens.get(this.require('base-url')) : this.file.values[key];
   }
 
   /** A setting that must have a value (every one but the token has a default). */

@@ -15,7 +15,7 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
       return;
     case 'set':
     case 'unset':
-      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key} in ${result.configPath}\n`);
+      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${result.service}`} in ${result.configPath}\n`);
       if (result.overriddenBy !== undefined) {
         io.stderr.write(`${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`);
       }

@@ -11,11 +11,11 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<ConfigR
   switch (options.action) {
     case 'list': {
       const settings = await Settings.load(ctx);
-      return { action: 'list', settings: Object.entries(settings.all()).map(([key, found]) => shown(key as SettingKey, found)) };
+      return { action: 'list', settings: Object.entries(settings.all()).map(([key, found]) => shown(key as SettingKey, found, settings)) };
     }
     case 'get': {
       const settings = await Settings.load(ctx);
-      return { action: 'get', setting: shown(options.key, settings.get(options.key)) };
+      return { action: 'get', setting: shown(options.key, settings.get(options.key), settings) };
     }
     case 'set':
     case 'unset': {
@@ -26,16 +26,25 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<ConfigR
         // Saved absolute: a relative path would change meaning with the directory plants runs in.
         if (key === 'store') value = resolve(ctx.cwd, value);
       }
-      await writeConfig(ctx.configDir, { [key]: value });
       const env = SETTINGS[key].env;
-      return { action: options.action, key, configPath: configPath(ctx.configDir), ...((ctx.env[env] ?? '') !== '' ? { overriddenBy: env } : {}) };
+      const overridden = (ctx.env[env] ?? '') !== '' ? { overriddenBy: env } : {};
+      if (key === 'token') {
+        // The token of the service the base URL setting names, as plants login saves it.
+        const service = (await Settings.load(ctx)).require('base-url');
+        await writeConfig(ctx.configDir, { tokens: new Map([[service, value]]) });
+        return { action: options.action, key, service, configPath: configPath(ctx.configDir), ...overridden };
+      }
+      await writeConfig(ctx.configDir, { values: { [key]: value } });
+      return { action: options.action, key, configPath: configPath(ctx.configDir), ...overridden };
     }
     case 'path':
       return { action: 'path', path: configPath(ctx.configDir) };
   }
 }
 
-function shown(key: SettingKey, found: Resolved): ShownSetting {
-  const source = found.source === 'env' ? `env ${SETTINGS[key].env}` : (found.source ?? null);
+function shown(key: SettingKey, found: Resolved, settings: Settings): ShownSetting {
+  let source = found.source === 'env' ? `env ${SETTINGS[key].env}` : (found.source ?? null);
+  // Saved tokens are per service: say whose this one is.
+  if (key === 'token' && found.source === 'config') source = `config, for ${settings.require('base-url')}`;
   return { key, value: found.value === undefined ? null : displayValue(key, found.value), source };
 }

@@ -17,5 +17,5 @@ export interface ShownSetting {
 export type ConfigResult =
   | { action: 'list'; settings: ShownSetting[] }
   | { action: 'get'; setting: ShownSetting }
-  | { action: 'set' | 'unset'; key: SettingKey; configPath: string; overriddenBy?: string }
+  | { action: 'set' | 'unset'; key: SettingKey; configPath: string; overriddenBy?: string; /** For the token: the service it is saved for. */ service?: string }
   | { action: 'path'; path: string };

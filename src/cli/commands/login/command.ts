@@ -3,14 +3,18 @@ import type { LoginOptions } from './types.js';
 
 export const command: CommandSpec<LoginOptions> = {
   name: 'login',
-  summary: 'save the token (and the service address) in the config file, readable by you only',
+  summary: 'save a token for a service in the config file, readable by you only',
   flags: [
-    { flags: '--token <token>', description: 'the bearer token (ends up in shell history: prefer --with-token)' },
-    { flags: '--with-token', description: 'read the token from standard input' },
-    { flags: '--base-url <url>', description: 'the service address, e.g. http://127.0.0.1:8080 (kept if not given)' },
+    { flags: '--base-url <url>', description: 'the service, e.g. https://plants.example.com (default: the base URL setting); also saved as the base URL' },
+    { flags: '--with-token', description: 'read the token from standard input (hidden, if it is a terminal)' },
+    { flags: '--token <token>', description: 'the token (ends up in shell history: prefer being asked, or --with-token)' },
     JSON_FLAG,
   ],
-  help: '\nExamples:\n  echo "$TOKEN" | plants login --with-token --base-url https://plants.example.com\n  plants login --token T --base-url http://127.0.0.1:8080',
+  help:
+    '\nWith no --token or --with-token: for a plants serve on this machine (127.0.0.1, localhost, [::1]) that made\n' +
+    'its own token, that token, once the service accepts it; else, on a terminal, you are asked (input hidden).\n' +
+    'Each service keeps its own token: a token is only ever sent to the service it was saved for.\n\n' +
+    'Examples:\n  plants login --base-url https://plants.example.com\n  plants login --base-url https://plants.example.com --with-token < token.txt\n  plants login --base-url http://127.0.0.1:8080',
   options: (input) => {
     const token = text(input, 'token');
     const baseUrl = text(input, 'baseUrl');

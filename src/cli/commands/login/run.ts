@@ -1,30 +1,71 @@
-import { text } from 'node:stream/consumers';
 import { PlantsError } from '../../../core/errors.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
+import { readServerToken, serverTokenPath } from '../../config/server-token.js';
 import { checkBaseUrl, checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import type { LoginOptions, LoginResult } from './types.js';
+import { readFirstLine } from '../../first-line.js';
+import { checkTokenWith } from '../auth/check.js';
+import type { LoginOptions, LoginResult, TokenSource } from './types.js';
 
 export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
-  const baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);
-  const token = checkToken(await readToken(options, ctx));
-  await writeConfig(ctx.configDir, { token, ...(baseUrl === undefined ? {} : { 'base-url': baseUrl }) });
+  // Checked first, and named as a login error, before the config file is read.
+  if (options.baseUrl !== undefined) checkBaseUrl(options.baseUrl);
+  const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
+  const baseUrl = settings.require('base-url');
+  const { token, source } = await findToken(options, ctx, baseUrl, settings);
+  await writeConfig(ctx.configDir, {
+    values: options.baseUrl === undefined ? {} : { 'base-url': baseUrl },
+    tokens: new Map([[baseUrl, checkToken(token)]]),
+  });
   const warnings: string[] = [];
-  if ((ctx.env.PLANTS_TOKEN ?? '') !== '') warnings.push('PLANTS_TOKEN is set: it overrides the saved token until you unset it');
-  if (baseUrl !== undefined && (ctx.env.PLANTS_BASE_URL ?? '') !== '') warnings.push('PLANTS_BASE_URL is set: it overrides the saved base URL');
-  const settings = await Settings.load(ctx);
-  return { configPath: configPath(ctx.configDir), baseUrl: settings.require('base-url'), warnings };
+  if ((ctx.env.PLANTS_TOKEN ?? '') !== '') warnings.push('PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it');
+  const envBaseUrl = ctx.env.PLANTS_BASE_URL ?? '';
+  if (options.baseUrl !== undefined && envBaseUrl !== '' && settings.get('base-url').source === 'flag') {
+    warnings.push(`PLANTS_BASE_URL is set: commands talk to ${envBaseUrl} until you unset it`);
+  }
+  return {
+    configPath: configPath(ctx.configDir),
+    baseUrl,
+    source,
+    ...(source === 'local server' ? { serverTokenFile: serverTokenPath(ctx.dataDir) } : {}),
+    warnings,
+  };
 }
 
-async function readToken(options: LoginOptions, ctx: Context): Promise<string> {
-  if (options.token !== undefined) return options.token;
-  if (!options.withToken) {
-    throw new PlantsError('usage', 'no token given: pipe it in with --with-token, or pass --token', { hint: 'echo "$TOKEN" | plants login --with-token' });
+async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, settings: Settings): Promise<{ token: string; source: TokenSource }> {
+  if (options.token !== undefined) return { token: options.token, source: 'flag' };
+  const terminal = await ctx.io.stdinIsTerminal();
+  if (options.withToken) {
+    if (terminal) return { token: await ask(ctx, baseUrl), source: 'prompt' };
+    return { token: await readFirstLine(ctx.io.stdin, 'standard input'), source: 'stdin' };
   }
-  if (await ctx.io.stdinIsTerminal()) ctx.io.stderr.write('Paste the token, then press Enter and Ctrl-D:\n');
-  // Only the first line counts: a trailing newline from echo or a file is not part of the token.
-  return (await text(ctx.io.stdin)).split(/\r?\n/)[0]?.trim() ?? '';
+  const local = await localServerToken(ctx, baseUrl, settings);
+  if (local !== undefined) return { token: local, source: 'local server' };
+  if (terminal) return { token: await ask(ctx, baseUrl), source: 'prompt' };
+  throw new PlantsError('usage', 'no token given, and standard input is not a terminal to ask on', {
+    hint: `plants login --base-url ${baseUrl} --with-token < token-file`,
+  });
+}
+
+async function ask(ctx: Context, baseUrl: string): Promise<string> {
+  const token = (await ctx.io.readSecret(`Token for ${baseUrl} (input hidden): `)).trim();
+  if (token === '') throw new PlantsError('usage', 'no token entered');
+  return token;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The token a plants serve on this machine made for itself, for a base URL on this machine, if
+ * that service accepts it. Never for another host: a local token is not sent off the machine.
+ */
+async function localServerToken(ctx: Context, baseUrl: string, settings: Settings): Promise<string | undefined> {
+  if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
+  const token = readServerToken(ctx.dataDir);
+  if (token === undefined) return undefined;
+  const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')) }).catch(() => undefined);
+  return verdict === 'accepted' ? token : undefined;
 }

@@ -1,12 +1,14 @@
-import { configPath, readConfig, writeConfig } from '../../config/config-file.js';
-import type { OutputOptions } from '../../command-spec.js';
+import { configPath, writeConfig } from '../../config/config-file.js';
+import { Settings } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
-import type { LogoutResult } from './types.js';
+import type { LogoutOptions, LogoutResult } from './types.js';
 
 export { renderHuman, renderJson } from './render.js';
 
-export async function run(_options: OutputOptions, ctx: Context): Promise<LogoutResult> {
-  const hadToken = (await readConfig(ctx.configDir)).token !== undefined;
-  if (hadToken) await writeConfig(ctx.configDir, { token: undefined });
-  return { configPath: configPath(ctx.configDir), hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '' };
+export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
+  const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
+  const baseUrl = settings.require('base-url');
+  const hadToken = settings.file.tokens.has(baseUrl);
+  if (hadToken) await writeConfig(ctx.configDir, { tokens: new Map([[baseUrl, undefined]]) });
+  return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '' };
 }

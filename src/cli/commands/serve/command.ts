@@ -11,7 +11,7 @@ export const command: CommandSpec<ServeOptions> = {
     { flags: '--store <path>', description: 'the store file (default: $PLANTS_STORE, config, or the data directory)', completes: 'file' },
     { flags: '--database <url>', description: 'a postgresql:// URL: keep plants in PostgreSQL, shared by any number of instances (default: $PLANTS_DATABASE_URL)' },
     { flags: '--pool <n>', description: 'connections to PostgreSQL at most (default: "10")' },
-    { flags: '--token <token>', description: 'a bearer token to accept (repeatable; default: $PLANTS_SERVER_TOKENS, or a new random one)', repeatable: true },
+    { flags: '--token <token>', description: 'a bearer token to accept (repeatable; default: $PLANTS_SERVER_TOKENS, or the one it keeps in the data directory)', repeatable: true },
     { flags: '--quiet', description: 'no log line per request' },
   ],
   help:

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { PlantsError } from '../../../core/errors.js';
 import { printable } from '../../../core/printable.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
 import type { StoreLocation } from '../../../store/open-store.js';
 import { usageError } from '../../command-spec.js';
 import { Settings } from '../../config/resolve.js';
+import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { isDatabaseUrl } from './database-url.js';
@@ -15,7 +15,7 @@ export { renderHuman, renderJson } from './render.js';
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');
   const location = await storeLocation(options, ctx);
-  const { tokens, generated } = serverTokens(options, ctx);
+  const { tokens, kept } = serverTokens(options, ctx);
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request. On a database, two batches in flight: one commits while
   // the next is sent. More would split the same load into smaller batches, each paying a commit
@@ -43,10 +43,11 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
   stderr.write(`plants serve: listening on ${address.url}, store ${shownStore}\n`);
-  if (generated !== undefined) {
-    // Shown once, so the service never runs without authentication and its owner can still log in.
-    stderr.write(`plants serve: no token configured; generated one for this run. Log in with:\n`);
-    stderr.write(`  plants login --base-url ${address.url} --token ${generated}\n`);
+  if (kept !== undefined) {
+    // Never the token itself: a terminal's scrollback and a log are no place for it.
+    stderr.write(`plants serve: no token configured: accepting the one in ${kept.path}${kept.made ? ' (made now)' : ''}. Log in with:\n`);
+    stderr.write(`  plants login --base-url ${address.url}\n`);
+    stderr.write(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)\n`);
   }
   const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
@@ -71,13 +72,17 @@ async function storeLocation(options: ServeOptions, ctx: Context): Promise<Store
   return { kind: 'file', path: settings.require('store') };
 }
 
-/** --token flags, else PLANTS_SERVER_TOKENS (comma-separated), else one random token for this run. */
-function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; generated?: string } {
+/**
+ * --token flags, else PLANTS_SERVER_TOKENS (comma-separated), else the token kept in the data
+ * directory (made on first use): the service never runs without authentication, and a login
+ * survives a restart.
+ */
+function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; kept?: { path: string; made: boolean } } {
   const fromEnv = (ctx.env.PLANTS_SERVER_TOKENS ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
   const tokens = options.tokens.length > 0 ? options.tokens : fromEnv;
   if (tokens.length > 0) return { tokens: tokens.map(checkToken) };
-  const generated = randomBytes(24).toString('base64url');
-  return { tokens: [generated], generated };
+  const { token, path, made } = keepServerToken(ctx.dataDir);
+  return { tokens: [token], kept: { path, made } };
 }
 
 /** Everything worth saying was said on stderr while it ran. */

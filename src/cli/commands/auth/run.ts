@@ -1,0 +1,62 @@
+import { isPlantsError } from '../../../core/errors.js';
+import { printable } from '../../../core/printable.js';
+import { Settings } from '../../config/resolve.js';
+import { displayValue } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import { EXIT } from '../../exit-codes.js';
+import { checkTokenWith } from './check.js';
+import type { AuthStatusOptions, AuthStatusResult, ServiceStatus } from './types.js';
+
+export { renderHuman, renderJson } from './render.js';
+
+interface Saved {
+  baseUrl: string;
+  token: string | undefined;
+  source: string | null;
+}
+
+export async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
+  const settings = await Settings.load(ctx, { 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
+  const timeoutSeconds = Number(settings.require('timeout'));
+  const services = await Promise.all(tokensToCheck(options, ctx, settings).map((saved) => statusOf(saved, ctx, timeoutSeconds)));
+  return { services };
+}
+
+/**
+ * The services to ask and the token each would be sent: with --base-url or --token, the one a
+ * command would use; else every saved one, and PLANTS_TOKEN in place of the saved token of the
+ * base URL, as a command would send it.
+ */
+function tokensToCheck(options: AuthStatusOptions, ctx: Context, settings: Settings): Saved[] {
+  const current = settings.require('base-url');
+  const token = settings.get('token');
+  const sourceOf = (source: string | undefined) => (source === 'env' ? 'env PLANTS_TOKEN' : (source ?? null));
+  if (options.baseUrl !== undefined || options.token !== undefined) return [{ baseUrl: current, token: token.value, source: sourceOf(token.source) }];
+  const saved: Saved[] = [...settings.file.tokens].map(([baseUrl, value]) => ({ baseUrl, token: value, source: 'config' }));
+  const mine = saved.find((entry) => entry.baseUrl === current);
+  if (token.source === 'env') {
+    if (mine === undefined) saved.unshift({ baseUrl: current, token: token.value, source: sourceOf('env') });
+    else Object.assign(mine, { token: token.value, source: sourceOf('env') });
+  }
+  return saved.length > 0 ? saved : [{ baseUrl: current, token: undefined, source: null }];
+}
+
+async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeoutSeconds: number): Promise<ServiceStatus> {
+  const shown = { baseUrl, token: token === undefined ? null : displayValue('token', token), source };
+  if (token === undefined) return { ...shown, status: 'no token', message: `no token saved for ${baseUrl}: run plants login --base-url ${baseUrl}` };
+  try {
+    const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds });
+    return verdict === 'accepted' ? { ...shown, status: 'accepted' } : { ...shown, status: 'refused', message: `the service refused the token: run plants login --base-url ${baseUrl}` };
+  } catch (error) {
+    if (!isPlantsError(error)) throw error;
+    return { ...shown, status: 'unchecked', message: printable(error.message) };
+  }
+}
+
+/** 0 when every token is accepted; 3 when one is refused or missing; else 4 when one could not be checked. */
+export function exitCode(result: AuthStatusResult): number {
+  const statuses = new Set(result.services.map((service) => service.status));
+  if (statuses.has('refused') || statuses.has('no token')) return EXIT.auth;
+  if (statuses.has('unchecked')) return EXIT.unavailable;
+  return EXIT.ok;
+}

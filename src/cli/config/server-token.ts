@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { PlantsError } from '../../core/errors.js';
+import { NODE_FS, syncDirectory, writeAllSync } from '../../store/durable-file.js';
+import { checkToken } from './settings.js';
+
+/** Where `plants serve` keeps the token it made, when given none: one file in the data directory. */
+export function serverTokenPath(dataDir: string): string {
+  return join(dataDir, 'server-token');
+}
+
+/** The token of a local `plants serve`, if it made one; a file others may read, or that holds no token, is an error. */
+export function readServerToken(dataDir: string): string | undefined {
+  const path = serverTokenPath(dataDir);
+  let text: string;
+  try {
+    if ((statSync(path).mode & 0o077) !== 0) throw unusable(path, 'can be read by other users');
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof PlantsError) throw error;
+    throw unusable(path, `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  try {
+    return checkToken(text.trim());
+  } catch {
+    throw unusable(path, 'does not hold a token');
+  }
+}
+
+function unusable(path: string, why: string): PlantsError {
+  return new PlantsError('usage', `the server token file ${path} ${why}`, { hint: `delete it, and plants serve makes a new one (logins with the old token then need plants login again)` });
+}
+
+/**
+ * The token `plants serve` accepts when given none: the one it made before, so that a saved
+ * login survives a restart, else a new one, written (mode 0600, fsynced) where no other file is:
+ * two servers starting at once both end up with the first one's token.
+ */
+export function keepServerToken(dataDir: string): { token: string; path: string; made: boolean } {
+  const path = serverTokenPath(dataDir);
+  const kept = readServerToken(dataDir);
+  if (kept !== undefined) return { token: kept, path, made: false };
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeAllSync(NODE_FS, fd, Buffer.from(`${randomBytes(24).toString('base64url')}\n`));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  let made = true;
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    made = false;
+  } finally {
+    unlinkSync(temp);
+  }
+  syncDirectory(path);
+  return { token: readServerToken(dataDir) as string, path, made };
+}

@@ -1,0 +1,103 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFirstLine } from '../../src/cli/first-line.js';
+import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { tempDir } from '../helpers/temp.js';
+import { testContext } from '../helpers/test-context.js';
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+  servers = [];
+});
+
+async function serve(): Promise<RunningServer> {
+  const server = await startServer(await tempDir());
+  servers.push(server);
+  return server;
+}
+
+describe('plants auth status', () => {
+  it('says per saved service whether its token is accepted (POST of {}, nothing stored): exit 0, 3, 4', async () => {
+    const [good, bad] = [await serve(), await serve()];
+    const t = await testContext();
+    expect(await t.run('login', '--base-url', good.url, '--token', good.token)).toBe(0);
+    expect(await t.run('auth', 'status')).toBe(0);
+    expect(t.stdout()).toBe(`${good.url}  ****7890 (config)  accepted\n`);
+
+    expect(await t.run('login', '--base-url', bad.url, '--token', 'not-the-token-of-bad')).toBe(0);
+    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-nobody-at-all')).toBe(0);
+    const json = await testContext();
+    json.ctx.configDir = t.ctx.configDir;
+    expect(await json.run('auth', 'status', '--json')).toBe(3);
+    const { services } = JSON.parse(json.stdout()) as { services: { baseUrl: string; status: string; token: string; message?: string }[] };
+    expect(services.map(({ baseUrl, status }) => [baseUrl, status])).toEqual([
+      [good.url, 'accepted'],
+      [bad.url, 'refused'],
+      ['http://127.0.0.1:1', 'unchecked'],
+    ]);
+    expect(services[1]?.message).toBe(`the service refused the token: run plants login --base-url ${bad.url}`);
+    expect(services[2]?.message).toContain('could not connect to http://127.0.0.1:1/plants: connection refused');
+    expect(json.stdout() + json.stderr()).not.toContain('not-the-token-of-bad');
+    // The checks stored nothing.
+    expect(await readFile(`${good.store}.journal`, 'utf8').catch(() => '')).toBe('');
+
+    const one = await testContext();
+    one.ctx.configDir = t.ctx.configDir;
+    expect(await one.run('auth', 'status', '--base-url', 'http://127.0.0.1:1')).toBe(4);
+    expect(await one.run('auth', 'status', '--base-url', 'http://127.0.0.1:2')).toBe(3);
+    expect(one.stderr()).toContain('no token saved for http://127.0.0.1:2: run plants login --base-url http://127.0.0.1:2');
+  });
+
+  it('checks PLANTS_TOKEN in place of the saved token of the base URL it goes to', async () => {
+    const server = await serve();
+    const t = await testContext({ env: { PLANTS_TOKEN: server.token, PLANTS_BASE_URL: server.url } });
+    expect(await t.run('auth', 'status', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toEqual({ services: [{ baseUrl: server.url, token: '****7890', source: 'env PLANTS_TOKEN', status: 'accepted' }] });
+  });
+});
+
+describe('plants login: where the token comes from', () => {
+  it('asks on a terminal, hidden, with no token flag, and with --with-token', async () => {
+    for (const argv of [['login'], ['login', '--with-token']]) {
+      const t = await testContext({ terminalAnswer: ' typed-token-0123456789 ' });
+      expect(await t.run(...argv, '--base-url', 'https://plants.example.com', '--json')).toBe(0);
+      expect(t.stderr()).toBe('Token for https://plants.example.com (input hidden): \n');
+      expect(JSON.parse(t.stdout())).toMatchObject({ baseUrl: 'https://plants.example.com', source: 'prompt' });
+      const saved = JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'));
+      expect(saved.services['https://plants.example.com'].token).toBe('typed-token-0123456789');
+    }
+    const empty = await testContext({ terminalAnswer: '' });
+    expect(await empty.run('login')).toBe(2);
+    expect(empty.stderr()).toContain('error: no token entered');
+  });
+
+  it("takes a local plants serve's own token, for a service on this machine that accepts it, and for no other", async () => {
+    const server = await serve();
+    const t = await testContext();
+    await mkdir(t.ctx.dataDir, { recursive: true });
+    const tokenFile = join(t.ctx.dataDir, 'server-token');
+    await writeFile(tokenFile, `${server.token}\n`, { mode: 0o600 });
+    expect(await t.run('login', '--base-url', server.url.replace('127.0.0.1', 'localhost'), '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toMatchObject({ source: 'local server' });
+    // Another host: the local token is not sent off the machine; with no terminal, nothing to ask on.
+    expect(await t.run('login', '--base-url', 'https://plants.example.com')).toBe(2);
+    expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
+    // A token the local service does not accept is not saved.
+    await writeFile(tokenFile, 'a-token-the-server-refuses\n');
+    expect(await t.run('login', '--base-url', server.url)).toBe(2);
+    // One that others can read is refused outright.
+    await chmod(tokenFile, 0o644);
+    expect(await t.run('login', '--base-url', server.url)).toBe(2);
+    expect(t.stderr()).toContain(`error: the server token file ${tokenFile} can be read by other users`);
+  });
+
+  it('reads no more than the first line of standard input, and at most 8 KiB of it', async () => {
+    expect(await readFirstLine(Readable.from(['tok', 'en\nsecond line']), 'stdin')).toBe('token');
+    await expect(readFirstLine(Readable.from([Buffer.alloc(5000), Buffer.alloc(5000)]), 'standard input')).rejects.toThrow('the first line of standard input is longer than 8192 bytes: not a token');
+    const t = await testContext({ stdin: 'x'.repeat(10_000) });
+    expect(await t.run('login', '--with-token')).toBe(2);
+  });
+});
