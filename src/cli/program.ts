@@ -1,5 +1,6 @@
 import type { CommandGroup, CommandSpec } from './command-spec.js';
 import { command as auth } from './commands/auth/command.js';
+import { completionCommand } from './commands/completion/command.js';
 import { command as config } from './commands/config/command.js';
 import { command as create } from './commands/create/command.js';
 import { command as deletePlants } from './commands/delete/command.js';
@@ -11,4 +12,4 @@ import { command as logout } from './commands/logout/command.js';
 import { command as serve } from './commands/serve/command.js';
 
 /** The commands of plants, in the order `plants --help` lists them. A new command is a folder of commands/ and a line here. */
-export const COMMANDS: readonly (CommandSpec | CommandGroup)[] = [create, get, list, deletePlants, importPlants, serve, login, logout, auth, config];
+export const COMMANDS: readonly (CommandSpec | CommandGroup)[] = [create, get, list, deletePlants, importPlants, serve, login, logout, auth, config, completionCommand(() => COMMANDS)];

@@ -1,0 +1,66 @@
+import type { CommandGroup, CommandSpec, FlagSpec } from '../../command-spec.js';
+
+/** What completes a value: files, or one of these words; undefined for a value to type freely. */
+export type Completes = 'file' | readonly string[] | undefined;
+
+export interface FlagModel {
+  /** `--id`, or `-q` and `--quiet`. */
+  names: string[];
+  takesValue: boolean;
+  completes: Completes;
+  description: string;
+}
+
+export interface CommandModel {
+  /** `create`, or `config get`. */
+  path: string;
+  summary: string;
+  flags: FlagModel[];
+  /** What completes each positional argument, in order. */
+  args: Completes[];
+}
+
+export interface CompletionModel {
+  /** The commands and groups at the top, with their summaries. */
+  top: { name: string; summary: string }[];
+  /** Each group's commands: `config` → list, get, …. */
+  groups: Map<string, { name: string; summary: string }[]>;
+  commands: CommandModel[];
+  /** The flags plants itself takes, before a command. */
+  globalFlags: FlagModel[];
+}
+
+const HELP: FlagModel = { names: ['-h', '--help'], takesValue: false, completes: undefined, description: 'show help' };
+
+export function flagModel(flag: FlagSpec): FlagModel {
+  const [names = '', value] = flag.flags.split(/ (?=[<[])/);
+  return { names: names.split(/,\s*/), takesValue: value !== undefined, completes: flag.completes, description: flag.description };
+}
+
+/** The commands as a shell completes them: every command's flags, with --help, and its arguments. */
+export function completionModel(entries: readonly (CommandSpec | CommandGroup)[]): CompletionModel {
+  const commands: CommandModel[] = [];
+  const groups = new Map<string, { name: string; summary: string }[]>();
+  const model = (spec: CommandSpec): CommandModel => ({
+    path: spec.name,
+    summary: spec.summary,
+    flags: [...spec.flags.map(flagModel), HELP],
+    args: (spec.arguments ?? []).map((argument) => argument.completes),
+  });
+  for (const entry of entries) {
+    if ('commands' in entry) {
+      groups.set(entry.name, entry.commands.map((spec) => ({ name: spec.name.split(' ').at(-1) as string, summary: spec.summary })));
+      commands.push(...entry.commands.map(model));
+    } else commands.push(model(entry));
+  }
+  return {
+    top: entries.map((entry) => ({ name: entry.name, summary: entry.summary })),
+    groups,
+    commands,
+    globalFlags: [
+      { names: ['-V', '--version'], takesValue: false, completes: undefined, description: 'print the version' },
+      { names: ['--no-color'], takesValue: false, completes: undefined, description: 'no colour' },
+      HELP,
+    ],
+  };
+}
