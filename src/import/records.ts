@@ -52,24 +52,41 @@ function unreadable(message: string): PlantsError {
 }
 
 /**
+ * How far the records handed out so far reach into the input: the records, and the bytes through
+ * the end of the last one. An import's progress line reads it (read-ahead and records not yet
+ * handed out do not count).
+ */
+export interface Consumed {
+  bytes: number;
+  records: number;
+}
+
+/** Counts a run of records about to be handed out, whose last one ends at byte `end` of the input. */
+function handOut(consumed: Consumed, run: readonly RawRecord[], end: number): void {
+  consumed.bytes = end;
+  consumed.records += run.length;
+}
+
+/**
  * An input's chunks, refused at its first NUL byte: no text format we read has one (JSON and CSV
  * write none), while binary files and UTF-16 text are full of them, and /dev/zero is nothing else.
- * Counts the bytes read into `consumed`.
  */
-async function* textChunks(input: AsyncIterable<Buffer>, consumed: { bytes: number }): AsyncIterable<Buffer> {
+async function* textChunks(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  let seen = 0;
   for await (const chunk of input) {
     const nul = chunk.indexOf(0);
-    if (nul !== -1) throw unreadable(`not text: a NUL byte at byte ${thousands(consumed.bytes + nul)} (a binary file, or text in UTF-16?)`);
-    consumed.bytes += chunk.length;
+    if (nul !== -1) throw unreadable(`not text: a NUL byte at byte ${thousands(seen + nul)} (a binary file, or text in UTF-16?)`);
+    seen += chunk.length;
     yield chunk;
   }
 }
 
 /** NDJSON lines, in runs of all the lines each chunk completes. The newline is not part of a line. */
-export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed = { bytes: 0 }): AsyncIterable<RawRecord[]> {
+export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<RawRecord[]> {
   const pending = new Pending();
   let line = 1;
-  for await (const chunk of textChunks(input, consumed)) {
+  let base = 0;
+  for await (const chunk of textChunks(input)) {
     const run: RawRecord[] = [];
     let start = 0;
     for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
@@ -79,9 +96,17 @@ export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed = { 
       start = end + 1;
     }
     pending.add(chunk.subarray(start));
-    if (run.length > 0) yield run;
+    base += chunk.length;
+    if (run.length > 0) {
+      handOut(consumed, run, base - chunk.length + start);
+      yield run;
+    }
   }
-  if (!pending.empty) yield [{ bytes: pending.take(), line }];
+  if (!pending.empty) {
+    const last = [{ bytes: pending.take(), line }];
+    handOut(consumed, last, base);
+    yield last;
+  }
 }
 
 /**
@@ -90,13 +115,14 @@ export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed = { 
  * inside one). Line breaks are LF or CRLF, or CR alone where the input's first line break is one
  * (as csv-parse decides, from the first). A record over the limit is cut from the input all the same.
  */
-export async function* csvRecords(input: AsyncIterable<Buffer>, consumed = { bytes: 0 }, onLineBreak?: (lineBreak: 'lf' | 'cr') => void): AsyncIterable<RawRecord[]> {
+export async function* csvRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }, onLineBreak?: (lineBreak: 'lf' | 'cr') => void): AsyncIterable<RawRecord[]> {
   const pending = new Pending();
   let line = 1;
   let recordLine = 1;
   let quoted = false;
   let lineBreak: number | undefined;
-  for await (const chunk of textChunks(input, consumed)) {
+  let base = 0;
+  for await (const chunk of textChunks(input)) {
     if (lineBreak === undefined) {
       lineBreak = firstLineBreak(chunk);
       if (lineBreak !== undefined) onLineBreak?.(lineBreak === 13 ? 'cr' : 'lf');
@@ -116,9 +142,17 @@ export async function* csvRecords(input: AsyncIterable<Buffer>, consumed = { byt
     }
     for (let quote = chunk.indexOf(34, scanned); quote !== -1; quote = chunk.indexOf(34, quote + 1)) quoted = !quoted;
     pending.add(chunk.subarray(start));
-    if (run.length > 0) yield run;
+    base += chunk.length;
+    if (run.length > 0) {
+      handOut(consumed, run, base - chunk.length + start);
+      yield run;
+    }
   }
-  if (!pending.empty) yield [{ bytes: pending.take(), line: recordLine }];
+  if (!pending.empty) {
+    const last = [{ bytes: pending.take(), line: recordLine }];
+    handOut(consumed, last, base);
+    yield last;
+  }
 }
 
 /** The byte that breaks lines: 13 where the first line break is a CR alone, else 10; undefined if none is seen yet. */
@@ -137,7 +171,7 @@ type JsonState = 'before-array' | 'before-element' | 'in-element' | 'after-array
  * of the array itself (not those inside strings, objects or arrays): so a JSON input streams, one
  * element at a time, rather than being read whole. Anything but an array is unreadable.
  */
-export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed = { bytes: 0 }): AsyncIterable<RawRecord[]> {
+export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<RawRecord[]> {
   const pending = new Pending();
   let state = 'before-array' as JsonState;
   let depth = 0;
@@ -147,8 +181,11 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed =
   let elementLine = 1;
   let elements = 0;
   let first = true;
-  for await (const chunk of textChunks(input, consumed)) {
+  let base = 0;
+  for await (const chunk of textChunks(input)) {
     const run: RawRecord[] = [];
+    // Where the last element of this run ends, its comma or the closing bracket included.
+    let runEnd = 0;
     // A byte order mark before the array.
     let at = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
     first = false;
@@ -185,6 +222,7 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed =
         else if (depth === 0 && (byte === 0x2c || byte === 0x5d)) {
           pending.add(chunk.subarray(start, at));
           run.push({ bytes: pending.take(), line: elementLine });
+          runEnd = at + 1;
           elements += 1;
           state = byte === 0x2c ? 'before-element' : 'after-array';
         }
@@ -207,7 +245,11 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed =
       }
     }
     if (state === 'in-element') pending.add(chunk.subarray(start));
-    if (run.length > 0) yield run;
+    base += chunk.length;
+    if (run.length > 0) {
+      handOut(consumed, run, base - chunk.length + runEnd);
+      yield run;
+    }
   }
   if (state !== 'after-array') throw unreadable(state === 'before-array' ? 'the JSON input is empty: expected an array of plants' : 'not valid JSON: the array is never closed');
 }

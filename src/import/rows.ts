@@ -5,7 +5,7 @@ import { printable, thousands } from '../core/printable.js';
 import { readableId } from '../core/validate.js';
 import type { Format } from './formats.js';
 import type { InvalidRow, Row, RowPlace } from './row.js';
-import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type RawRecord } from './records.js';
+import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type Consumed, type RawRecord } from './records.js';
 
 /**
  * What a kind of bulk work makes of each row of its input (a plant to create, an id to delete):
@@ -27,23 +27,23 @@ export interface RowReader<T> {
  * a hundred thousand rows a second matters). No row takes more memory than MAX_ROW_BYTES, however
  * long it is: it becomes a failed row, and the work goes on.
  */
-export function readRows<T>(input: AsyncIterable<Buffer | string>, format: Format | 'ids', reader: RowReader<T>): AsyncIterable<Row<T>[]> {
+export function readRows<T>(input: AsyncIterable<Buffer | string>, format: Format | 'ids', reader: RowReader<T>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<Row<T>[]> {
   const bytes = asBuffers(input);
   switch (format) {
     case 'ndjson':
-      return lineRows(ndjsonRecords(bytes), reader.json);
+      return lineRows(ndjsonRecords(bytes, consumed), reader.json);
     case 'ids':
-      return lineRows(ndjsonRecords(bytes), reader.idLine as NonNullable<typeof reader.idLine>);
+      return lineRows(ndjsonRecords(bytes, consumed), reader.idLine as NonNullable<typeof reader.idLine>);
     case 'csv': {
       const options = { ...CSV_OPTIONS };
       // csv-parse must break records where csvRecords does: at a CR alone, in an old Mac file.
       const onLineBreak = (lineBreak: 'lf' | 'cr') => {
         if (lineBreak === 'cr') options.record_delimiter = ['\r'];
       };
-      return csvRows(csvRecords(bytes, undefined, onLineBreak), options, reader);
+      return csvRows(csvRecords(bytes, consumed, onLineBreak), options, reader);
     }
     case 'json':
-      return jsonArrayRows(jsonArrayRecords(bytes), reader);
+      return jsonArrayRows(jsonArrayRecords(bytes, consumed), reader);
   }
 }
 

@@ -10,14 +10,13 @@ export interface Input {
   stream: Readable;
   /** Bytes in all, when known (a file): the progress line's 100%. */
   size: number | undefined;
-  bytesRead(): number;
   /** Stops reading, and closes the file (not standard input): resolves once it is closed. */
   close(): Promise<void>;
 }
 
 /** The input of bulk work: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
 export async function openInput(path: string, io: IOStreams): Promise<Input> {
-  if (path === '-') return { stream: io.stdin, size: undefined, bytesRead: () => 0, close: async () => void io.stdin.destroy() };
+  if (path === '-') return { stream: io.stdin, size: undefined, close: async () => void io.stdin.destroy() };
   try {
     const handle = await open(path, 'r');
     const info = await handle.stat();
@@ -27,7 +26,7 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
     }
     const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
     const close = () => new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
-    return { stream, size: info.size, bytesRead: () => stream.bytesRead, close };
+    return { stream, size: info.size, close };
   } catch (error) {
     if (error instanceof PlantsError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -74,8 +74,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       format = (kind.formatOfHead as (head: Buffer) => Format)(peeked.head);
       chunks = peeked.all;
     }
-    progress = await startProgress(ctx.io, tally.counts, input.size, input.bytesRead);
-    const rows = untilStopped(kind.rows(chunks, format), stop);
+    const consumed = { bytes: 0, records: 0 };
+    progress = await startProgress(ctx.io, tally.counts, consumed, input.size, ctx.now);
+    const rows = untilStopped(kind.rows(chunks, format, consumed), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) await applyInBatches(rows, () => Promise.reject(new Error('a dry run does nothing')), () => new PlantsError('internal', 'a dry run does nothing'), tally, bulkSettings);

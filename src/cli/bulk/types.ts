@@ -1,3 +1,4 @@
+import type { Consumed } from '../../import/records.js';
 import type { PlantsClient } from '../../client/client-options.js';
 import type { PlantsError } from '../../core/errors.js';
 import type { PlantStore } from '../../core/store.js';
@@ -33,7 +34,8 @@ export interface BulkKind<T, Format extends string> {
   formatOfName(input: string): Format | undefined;
   /** The format the first bytes of an input show, where its name says none (a pipe); none: the format must be given. */
   formatOfHead?(head: Buffer): Format;
-  rows(input: AsyncIterable<Buffer | string>, format: Format): AsyncIterable<Row<T>[]>;
+  /** The rows of `input`; `consumed` says how far into it the rows handed out reach. */
+  rows(input: AsyncIterable<Buffer | string>, format: Format, consumed: Consumed): AsyncIterable<Row<T>[]>;
   /** A valid row as one line of --rejects, which the same command reads back. */
   rejectLine(row: ValidRow<T>): string;
   onStore(store: PlantStore): { work: BatchWork<T>; noopError: (row: ValidRow<T>) => PlantsError };

@@ -17,7 +17,7 @@ const DELETE: BulkKind<bigint, IdFormat> = {
   summary: { verb: 'Deleted', preposition: 'from' },
   formatOfName: formatFromName,
   formatOfHead: idFormatFromHead,
-  rows: (input, format) => readRows(input, format, ID_ROWS),
+  rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
   rejectLine: (row) => String(row.id),
   onStore: (store) => ({
     work: async (ids) => (await store.deleteAll(ids)).map((outcome) => (outcome === 'deleted' ? 'done' : 'noop')),

@@ -17,7 +17,7 @@ const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
   summary: { verb: 'Imported', preposition: 'into' },
   formatOfName: formatFromName,
-  rows: (input, format) => readRows(input, format, PLANT_ROWS),
+  rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
   rejectLine: (row) => encodePlant(row.value),
   onStore: (store) => ({
     work: async (plants) => (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? 'done' : 'noop')),
