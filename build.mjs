@@ -7,12 +7,13 @@
 // code into shared chunks only for ES modules: bundle as ES modules with splitting, then turn each
 // output file into CommonJS, its import() calls into require().
 import { build } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 
 await rm('dist', { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   ...common,
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   bundle: true,
@@ -20,6 +21,7 @@ await build({
   format: 'esm',
   outdir: 'dist/esm',
   chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
 });
 // Written before the second step on purpose: esbuild then converts the files under dist/ with the
 // interop of compiled ES modules, in which a chunk's default export stays its default export.
@@ -33,3 +35,29 @@ await build({
   supported: { 'dynamic-import': false },
 });
 await rm('dist/esm', { recursive: true });
+// The bundle holds the code of the packages it uses (so the package installs none): their licences
+// ship with it. Source maps stay out of the package (package.json "files"): they point at src/,
+// which it does not ship.
+await writeFile('dist/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(Object.keys(metafile.inputs)));
+
+/** The name, version, licence and licence text of each package a bundled file comes from. */
+function thirdPartyNotices(inputs) {
+  const roots = new Set(inputs.flatMap((input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
+  const notices = [...roots].map((root) => {
+    const { name, version, license } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+    const entries = readdirSync(root);
+    const file = entries.find((entry) => /^(licen[cs]e|copying)([-.][\w.-]+)?$/i.test(entry));
+    const text = file === undefined ? licenceInReadme(root, entries) ?? `(no licence text in ${name}; its package.json says ${license})` : readFileSync(`${root}/${file}`, 'utf8').trim();
+    return { name, heading: `${name} ${version} (${license})`, text };
+  });
+  notices.sort((a, b) => a.name.localeCompare(b.name));
+  const intro = 'plants bundles the code of these packages into dist/. Their licences follow.\n';
+  return `${intro}${notices.map(({ heading, text }) => `\n${'='.repeat(72)}\n${heading}\n${'='.repeat(72)}\n\n${text}\n`).join('')}`;
+}
+
+/** The "License" section of a package's README, for the packages that ship their licence only there. */
+function licenceInReadme(root, entries) {
+  const readme = entries.find((entry) => /^readme(\.md)?$/i.test(entry));
+  if (readme === undefined) return undefined;
+  return /^#+\s*licen[cs]e\s*\n([\s\S]*?)(?=^#|(?![\s\S]))/im.exec(readFileSync(`${root}/${readme}`, 'utf8'))?.[1]?.trim();
+}

@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { BIN, finished, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -80,6 +81,14 @@ describe('bin/plants.cjs', () => {
     expect((await record(['login', `--tokne=${TOKEN}`, '--json'])).code).toBe(2);
     expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     for (const output of outputs) expect(output).not.toContain(TOKEN);
+  });
+
+  it('says a clone is not built yet, rather than a stack trace (exit 70)', async () => {
+    const clone = await tempDir();
+    await mkdir(join(clone, 'bin'));
+    await copyFile(BIN, join(clone, 'bin', 'plants.cjs'));
+    const result = await finished(spawn(process.execPath, [join(clone, 'bin', 'plants.cjs'), '--version'], { env: isolatedEnv(clone) }));
+    expect(result).toMatchObject({ code: 70, stdout: '', stderr: 'plants: not built yet (no dist/): in a clone of plants, run npm run build\n' });
   });
 
   it('honours NO_COLOR, FORCE_COLOR and --no-color', async () => {
