@@ -68,7 +68,7 @@ function outputTo(io: IOStreams) {
   return {
     writeOut: (text: string) => void io.stdout.write(text),
     writeErr: (text: string) => void io.stderr.write(text),
-    // commander would ask process.stdout and process.stderr, making them (fd-output.ts says why not).
+    // Through the context's streams: a test's captured ones, or the process's.
     // 80 columns where there is no terminal, as commander does.
     getOutHelpWidth: () => io.stdoutTerminal?.columns ?? 80,
     getErrHelpWidth: () => io.stderrTerminal?.columns ?? 80,

@@ -2,9 +2,13 @@ import type { Readable } from 'node:stream';
 import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
 import type { PlantStore } from '../core/store.js';
 import type { StoreLocation } from '../store/open-store.js';
-import type { TextOutput } from './fd-output.js';
 import type { Style } from './output.js';
 
+
+/** What a command writes its text to: a stream, or in tests a captured one. */
+export interface TextOutput {
+  write(text: string): unknown;
+}
 
 export interface IOStreams {
   stdin: Readable;
@@ -25,13 +29,6 @@ export interface IOStreams {
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
   stdoutStyle: Style;
   stderrStyle: Style;
-  /**
-   * For a command that keeps running (plants serve): from now on, output that a reader on a pipe
-   * or socket has not taken yet waits in memory (Node's streams), where a direct write would stop
-   * the whole process until the reader takes it (fdOutput). On a file or a terminal a write still
-   * waits for the disk or the terminal, as Node's own streams do there.
-   */
-  queueOutput(): void;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -3,7 +3,7 @@ import envPaths from 'env-paths';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
 import { fstatSync } from 'node:fs';
-import { fdOutput, fileIdentity, isTerminal, type TextOutput } from './fd-output.js';
+import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
 
 /** The Context of a real run: this process's streams, environment and directories. */
@@ -11,7 +11,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   const env = process.env;
   const noColorFlag = argv.includes('--no-color');
   const paths = envPaths('plants', { suffix: '' });
-  const [stdout, stderr] = await Promise.all([processOutput(1), processOutput(2)]);
+  const [stdout, stderr] = [processOutput(1), processOutput(2)];
   return {
     io: {
       // Made on first use: creating process.stdin costs ~1.5 ms, and most commands never read it.
@@ -22,7 +22,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       stderr: stderr.output,
       ...(stdout.terminal === undefined ? {} : { stdoutTerminal: stdout.terminal }),
       ...(stderr.terminal === undefined ? {} : { stderrTerminal: stderr.terminal }),
-      stdinIsTerminal: () => isTerminal(0),
+      stdinIsTerminal: async () => (await import('node:tty')).isatty(0),
       async readSecret(prompt) {
         const { readSecretLine } = await import('./secret-prompt.js');
         return await readSecretLine(process.stdin, process.stderr, prompt, () => process.kill(process.pid, 'SIGINT'));
@@ -30,10 +30,6 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       stdinFile: () => fileIdentity(() => fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
-      queueOutput() {
-        stdout.useStream();
-        stderr.useStream();
-      },
     },
     env,
     version: packageJson.version,
@@ -69,30 +65,15 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   };
 }
 
-interface ProcessOutput {
-  output: TextOutput;
-  /** The output itself, where it is a terminal. */
-  terminal?: NodeJS.WriteStream;
-  useStream(): void;
-}
-
 /**
- * This process's stdout (1) or stderr (2). A terminal gets Node's own stream (colours, progress
- * bars, Windows' console), and so does anything on Windows; anything else, fdOutput.
+ * This process's stdout (1) or stderr (2), as Node makes it, and the same again where it is a
+ * terminal (colours, progress bars, help's width). A reader that falls behind (a server's log
+ * pipe) gets what it has not taken yet from memory; one that went away (`plants … | head -1`, a
+ * closed log pipe) must not take the process, or a running server, down with it: what cannot be
+ * written is dropped.
  */
-async function processOutput(fd: 1 | 2): Promise<ProcessOutput> {
-  const stream = () => {
-    const made = fd === 1 ? process.stdout : process.stderr;
-    // A reader that went away (`plants … | head -1`, a closed log pipe) must not take the
-    // process, or a running server, down with it: what cannot be written is dropped.
-    made.on('error', () => undefined);
-    return made;
-  };
-  if (await isTerminal(fd)) {
-    const terminal = stream();
-    return { output: terminal, terminal, useStream: () => undefined };
-  }
-  if (process.platform === 'win32') return { output: stream(), useStream: () => undefined };
-  const output = fdOutput(fd, stream);
-  return { output, useStream: () => output.useStream() };
+function processOutput(fd: 1 | 2): { output: NodeJS.WriteStream; terminal?: NodeJS.WriteStream } {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  stream.on('error', () => undefined);
+  return stream.isTTY ? { output: stream, terminal: stream } : { output: stream };
 }

@@ -52,7 +52,6 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       stdinFile: () => undefined,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
-      queueOutput: () => undefined,
     },
     env: { ...options.env },
     version: '0.0.0-test',

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { PlantsError } from '../../core/errors.js';
 import type { IOStreams } from '../context.js';
-import { fileIdentity } from '../fd-output.js';
+import { fileIdentity } from '../file-identity.js';
 
 export interface Input {
   stream: Readable;

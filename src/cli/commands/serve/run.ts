@@ -22,8 +22,6 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   // (measured: 4 in flight gave fewer creates/s than 1 or 2).
   const store = new BatchingStore(await ctx.openStore(location), location.kind === 'postgres' ? Math.min(2, options.pool) : 1);
   const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
-  // A log reader that falls behind must not stop the server: its lines wait in memory instead.
-  ctx.io.queueOutput();
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
   const server = createPlantServer({
     store,
