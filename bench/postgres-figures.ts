@@ -1,5 +1,6 @@
 import { createTestDatabase } from '../test/helpers/postgres.js';
-import { createsPerSecond, figure, measuredServer, type Figure, type Sizes } from './figures.js';
+import { figure, type Figure, type Sizes } from './lib/figure.js';
+import { createsPerSecond, measuredServer } from './serve-figures.js';
 import { cpuShares, postgresPids } from './lib/cpu.js';
 import { median } from './lib/process.js';
 import { plantsServe } from './lib/servers.js';
@@ -20,10 +21,10 @@ export async function postgresThroughput(sizes: Sizes): Promise<Figure[]> {
     const shares: Record<string, number>[] = [];
     for (let i = 0; i < sizes.serveRuns; i += 1) {
       await fresh();
-      one.push(await measuredServer(() => plantsServe(db.url), sizes.serveSeconds));
+      one.push(await measuredServer(() => plantsServe({ database: db.url }), sizes.serveSeconds));
       json.push(await measuredServer(() => plantsServe(), sizes.serveSeconds));
       await fresh();
-      const servers = [await plantsServe(db.url), await plantsServe(db.url)] as const;
+      const servers = [await plantsServe({ database: db.url }), await plantsServe({ database: db.url })] as const;
       try {
         const groups = { 'instance 1': () => [servers[0].pid], 'instance 2': () => [servers[1].pid], PostgreSQL: postgresPids };
         const run = await cpuShares(groups, () => createsPerSecond([...servers], sizes.serveSeconds));

@@ -1,15 +1,21 @@
-// npm run bench [-- --quick]: every figure of the performance issue, each against a baseline
+// npm run bench [-- --quick]: every figure of the performance issues, each against a baseline
 // measured in the same run, as a table on stdout and as JSON in bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { createLocal, createRemote, FULL, importLocal, importVsPool, importVsShellLoop, memory, QUICK, serveThroughput, startup, type Figure } from './figures.js';
+import { importLocal, importVsPool, importVsShellLoop } from './import-figures.js';
+import { FULL, QUICK, type Figure } from './lib/figure.js';
 import { buildFloors } from './lib/floors.js';
-import { postgresThroughput } from './postgres-figures.js';
+import { benchNodes } from './lib/nodes.js';
 import { ROOT } from './lib/process.js';
+import { importMemory, listMemory } from './memory-figures.js';
+import { postgresThroughput } from './postgres-figures.js';
+import { serveThroughput } from './serve-figures.js';
+import { startupFigures } from './startup-figures.js';
 
 const quick = process.argv.includes('--quick');
 const sizes = quick ? QUICK : FULL;
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+const nodes = benchNodes();
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}; start-up on ${nodes.map((node) => node.label).join(' and ')}, the rest on Node ${process.version}`;
 const started = Date.now();
 const figures: Figure[] = [];
 
@@ -20,9 +26,7 @@ async function measure(name: string, work: () => Promise<Figure | Figure[]>): Pr
 }
 
 const floors = await buildFloors();
-await measure('start-up', () => startup(sizes, floors.version));
-await measure('create --local', () => createLocal(sizes, floors['create-local']));
-await measure('create against plants serve', () => createRemote(sizes, floors['create-remote']));
+await measure('start-up (figures 1-3)', () => startupFigures(sizes, nodes, floors));
 let importRate = 0;
 await measure('import against plants serve', async () => {
   const { vsPool, rowsPerSecond } = await importVsPool(sizes);
@@ -32,8 +36,9 @@ await measure('import against plants serve', async () => {
 await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
 await measure('import --local', () => importLocal(sizes));
 await measure('plants serve throughput', () => serveThroughput(sizes));
-await measure('peak memory of imports', () => memory(sizes));
+await measure('peak memory of imports', () => importMemory(sizes));
 await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
+await measure('peak memory of list', () => listMemory(sizes));
 
 const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
 const rows = figures.map((f) => [
@@ -50,8 +55,9 @@ const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met', 'fl
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
 const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] as number)).join(' | ')} |`;
 const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+const details = figures.filter((f) => f.detail !== undefined).map((f) => `- ${f.id}, ${f.name}: ${f.detail}`);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
-process.stdout.write(`${table}\n\n${quick ? 'quick run' : 'full run'} on ${machine}, in ${seconds} s\n`);
+process.stdout.write(`${table}\n\n${details.join('\n')}\n\n${quick ? 'quick run' : 'full run'} on ${machine}, in ${seconds} s\n`);
 
 const results = `${ROOT}bench/results`;
 mkdirSync(results, { recursive: true });

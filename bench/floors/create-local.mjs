@@ -1,12 +1,12 @@
 // Floor for figure 2: the least a create --local does with the libraries plants requires:
-// commander and a zod/mini NewPlant, then a lock directory and an atomic write with node:fs, as
-// plants does them (src/store/store-lock.ts, durable-file.ts). No exact int64, no checks of the
-// store, no directory fsync, no error handling.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, writeSync } from 'node:fs';
+// commander and a zod/mini NewPlant, then, as plants does (src/store/store-lock.ts, journal.ts),
+// a lock directory, the store and its journal read for the ids, and one fsynced append to the
+// journal. No exact int64, no checks of the store, no error handling.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmdirSync, writeSync } from 'node:fs';
 import { Command } from 'commander';
 import * as z from 'zod/mini';
 
-const NewPlant = z.object({ id: z.bigint(), name: z.string().check(z.minLength(1)), tag: z.optional(z.string()) });
+const NewPlant = z.object({ id: z.bigint(), name: z.string(), tag: z.optional(z.string()) });
 
 const program = new Command('plants');
 program
@@ -18,16 +18,15 @@ program
   .action((options) => {
     const plant = NewPlant.parse({ id: BigInt(options.id), name: options.name, tag: options.tag });
     const path = process.env.PLANTS_STORE;
+    const journal = `${path}.journal`;
     mkdirSync(`${path}.lock`);
-    const store = JSON.parse(readFileSync(path, 'utf8'));
-    if (store.plants.some((stored) => BigInt(stored.id) === plant.id)) throw new Error('duplicate id');
-    store.plants.push({ ...plant, id: Number(plant.id) });
-    const temp = `${path}.tmp`;
-    const fd = openSync(temp, 'wx');
-    writeSync(fd, JSON.stringify(store));
+    const ids = new Set(JSON.parse(readFileSync(path, 'utf8')).plants.map((stored) => BigInt(stored.id)));
+    if (existsSync(journal)) for (const line of readFileSync(journal, 'utf8').split('\n')) if (line !== '') ids.add(BigInt(JSON.parse(line).id));
+    if (ids.has(plant.id)) throw new Error('duplicate id');
+    const fd = openSync(journal, 'a');
+    writeSync(fd, `${JSON.stringify({ ...plant, id: Number(plant.id) })}\n`);
     fsyncSync(fd);
     closeSync(fd);
-    renameSync(temp, path);
     rmdirSync(`${path}.lock`);
     process.stdout.write(`Created plant ${plant.id}\n`);
   });

@@ -11,11 +11,12 @@ export interface Run extends ProcessResult {
 
 /**
  * Runs a command to its end, the wall time covering the whole process, start-up included; a
- * non-zero exit is an error: a benchmark of a failing command measures nothing.
+ * non-zero exit is an error: a benchmark of a failing command measures nothing. Its stdout is
+ * kept, or with `ignore` goes nowhere (a million plants listed).
  */
-export async function mustRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+export async function mustRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, stdout: 'pipe' | 'ignore' = 'pipe'): Promise<Run> {
   const started = performance.now();
-  const result = await finished(spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const result = await finished(spawn(command, args, { env, stdio: ['ignore', stdout, 'pipe'] }));
   const run = { ...result, ms: performance.now() - started };
   if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr.slice(0, 500)}`);
   return run;

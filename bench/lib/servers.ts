@@ -37,10 +37,11 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /**
  * A real `plants serve`, port 0, no request log (the tests' own): on a fresh store in a temp dir,
- * or on the PostgreSQL database at `database`.
+ * on the store file `store`, or on the PostgreSQL database at `database`.
  */
-export async function plantsServe(database?: string): Promise<Server> {
-  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), database === undefined ? [] : ['--database', database]);
+export async function plantsServe(on: { database?: string; store?: string } = {}): Promise<Server> {
+  const args = on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : [];
+  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), args);
   return { ...server, pid: server.child.pid as number, stop: async () => void (await server.stop()) };
 }
 

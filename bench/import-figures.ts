@@ -1,0 +1,68 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDir, ndjsonFile } from './lib/fixtures.js';
+import { env, figure, type Figure, type Sizes } from './lib/figure.js';
+import { BIN, compareTimes, median, mustRun, ROOT } from './lib/process.js';
+import { plantsServe, type Server } from './lib/servers.js';
+
+const node = process.execPath;
+
+/** Rows per second of one run of `command` against a fresh plants serve. */
+async function againstFreshServer(rows: number, command: (server: Server) => Promise<unknown>): Promise<number> {
+  const server = await plantsServe();
+  try {
+    const started = performance.now();
+    await command(server);
+    return rows / ((performance.now() - started) / 1000);
+  } finally {
+    await server.stop();
+    for (const path of [server.store, `${server.store}.journal`]) rmSync(path, { force: true });
+  }
+}
+
+export async function importVsPool(sizes: Sizes): Promise<{ vsPool: Figure; rowsPerSecond: number }> {
+  const dir = benchDir('import');
+  const file = ndjsonFile(dir, sizes.importRows);
+  const ours: number[] = [];
+  const pool: number[] = [];
+  for (let i = 0; i < sizes.importRuns; i += 1) {
+    ours.push(await againstFreshServer(sizes.importRows, (server) => mustRun(node, [BIN, 'import', file], env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }))));
+    pool.push(await againstFreshServer(sizes.importRows, (server) => mustRun(node, [`${ROOT}bench/baselines/pool-loop.mjs`, server.url, server.token, file, '16'])));
+  }
+  const rowsPerSecond = median(ours);
+  return {
+    vsPool: figure(4, `plants import of ${sizes.importRows.toLocaleString('en')} rows`, 'rows/s', rowsPerSecond, median(pool), { op: '>=', value: 0.7, of: 'ratio' }, 'baseline: undici Pool loop, same bodies, 16 in flight'),
+    rowsPerSecond,
+  };
+}
+
+export async function importVsShellLoop(sizes: Sizes, importRowsPerSecond: number): Promise<Figure> {
+  const dir = benchDir('loop');
+  const file = ndjsonFile(dir, sizes.loopRows);
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const script = lines.map((line) => {
+    const plant = JSON.parse(line) as { id: number; name: string; tag: string };
+    return `"$PLANTS_NODE" "$PLANTS_BIN" create --id ${plant.id} --name '${plant.name}' --tag ${plant.tag} >/dev/null || exit 1`;
+  });
+  const loopRate = await againstFreshServer(sizes.loopRows, (server) =>
+    mustRun('bash', ['-c', script.join('\n')], env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token, PLANTS_NODE: node, PLANTS_BIN: BIN })),
+  );
+  return figure(5, 'plants import vs a shell loop of plants create', 'rows/s', importRowsPerSecond, loopRate, { op: '>=', value: 50, of: 'ratio' }, `loop of ${sizes.loopRows} creates`);
+}
+
+export async function importLocal(sizes: Sizes): Promise<Figure> {
+  const dir = benchDir('import-local');
+  const file = ndjsonFile(dir, sizes.localRows);
+  const store = join(dir, 'store.json');
+  const out = join(dir, 'plain.json');
+  const times = await compareTimes(sizes.localRuns, 1, {
+    ours: async () => {
+      // A fresh store each run: the file and its journal.
+      for (const path of [store, `${store}.journal`]) rmSync(path, { force: true });
+      return mustRun(node, [BIN, 'import', file, '--local'], env(dir, { PLANTS_STORE: store }));
+    },
+    baseline: () => mustRun(node, [`${ROOT}bench/baselines/plain-import.mjs`, file, out]),
+  });
+  return figure(6, `plants import --local of ${sizes.localRows.toLocaleString('en')} rows`, 'ms', times.ours, times.baseline, { op: '<=', value: 3, of: 'ratio' }, 'baseline: read, JSON.parse each line, write one file');
+}
+
