@@ -1,3 +1,4 @@
+import { IdSet } from './id-map.js';
 import type { NewPlant } from './schemas.js';
 
 /** What happened to one plant handed to a store to add. */
@@ -41,7 +42,7 @@ export interface PlantStore {
  * plant whose id is there, or was added earlier in the same call, is a duplicate.
  */
 export function decideAdds(plants: readonly NewPlant[], has: (id: bigint) => boolean): AddOutcome[] {
-  const added = new Set<bigint>();
+  const added = new IdSet();
   return plants.map(({ id }) => {
     if (added.has(id) || has(id)) return 'duplicate';
     added.add(id);
@@ -51,7 +52,7 @@ export function decideAdds(plants: readonly NewPlant[], has: (id: bigint) => boo
 
 /** The outcome of each delete: an id not there, or deleted earlier in the same call, is absent. */
 export function decideDeletes(ids: readonly bigint[], has: (id: bigint) => boolean): DeleteOutcome[] {
-  const deleted = new Set<bigint>();
+  const deleted = new IdSet();
   return ids.map((id) => {
     if (deleted.has(id) || !has(id)) return 'absent';
     deleted.add(id);

@@ -76,7 +76,7 @@ export interface ReplaceOptions {
 }
 
 /** The content of a file to write: whole, or produced in chunks by a function given `write`. */
-export type FileContent = string | Uint8Array | ((write: (chunk: string) => void) => void);
+export type FileContent = string | Uint8Array | ((write: (chunk: string | Uint8Array) => void) => void);
 
 /** Chunks are gathered to this size before each write(2). */
 const CHUNK_BYTES = 1024 * 1024;
@@ -134,13 +134,17 @@ function writeContent(fs: FileSystem, fd: number, content: FileContent): number 
     used = 0;
   };
   content((chunk) => {
-    const size = Buffer.byteLength(chunk);
+    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     if (used + size > CHUNK_BYTES) flush();
     if (size > CHUNK_BYTES) {
-      const bytes = Buffer.from(chunk);
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       writeAllSync(fs, fd, bytes);
       written += bytes.length;
-    } else used += buffer.write(chunk, used);
+    } else if (typeof chunk === 'string') used += buffer.write(chunk, used);
+    else {
+      buffer.set(chunk, used);
+      used += size;
+    }
   });
   flush();
   return written;

@@ -1,13 +1,14 @@
 import { openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { IdMap } from '../core/id-map.js';
 import { canonicalPlant, encodePlant } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
 import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
 import { NODE_FS, RenamedNotDurable, replaceFileSync, type FileSystem } from './durable-file.js';
-import { deleteLine, JournalAppender, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile, type JournalOps } from './journal.js';
+import { deleteLine, JournalAppender, JournalLines, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile, type JournalOp, type JournalOps } from './journal.js';
 import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { StoreFileIndex } from './store-file-index.js';
-import { indexStoreFile, writeStoreFile, type PlantLine } from './store-file.js';
+import { indexStoreFile, writeStoreFile, type LineChange } from './store-file.js';
 import { lockStore, storeLockedError } from './store-lock.js';
 
 export interface FileStoreOptions {
@@ -19,8 +20,9 @@ export interface FileStoreOptions {
   fs?: FileSystem;
   /**
    * The journal is folded into the store file when a write would make it more than this many
-   * lines and more than half the store: folds come at growing sizes, so their cost stays
-   * O(plants) in all. Default 10,000; tests fold small stores with less.
+   * lines and more lines than the store file has plants: folds come at doubling sizes, so their
+   * cost stays O(plants) in all (an import into an empty store writes each plant about twice).
+   * Default 10,000; tests fold small stores with less.
    */
   foldAt?: number;
 }
@@ -39,7 +41,7 @@ interface Journal {
   lines: number;
   wholeBytes: number;
   /** The ids of `ops` in order, for a page of `list`; made when first asked for after a change. */
-  sorted?: bigint[];
+  sorted?: BigInt64Array;
 }
 
 /** The store as this process last read it, for as long as the stamp says the files are unchanged. */
@@ -53,7 +55,7 @@ interface Snapshot {
  * The JSON file store: `<store>` (store-file.ts), the plants in id order, and `<store>.journal`
  * (journal.ts), the changes since. Every write takes the cross-process lock (store-lock.ts),
  * appends its lines to the journal, fsynced, and is acknowledged only then; when the journal
- * outgrows `foldAt` and half the store, the write first folds it into a new store file (written in
+ * outgrows `foldAt` and the store file, the write first folds it into a new store file (written in
  * full, fsynced, renamed: durable-file.ts). Reads take a snapshot that the lock keeps consistent.
  * Nothing is held between calls but the snapshot: the ids of the store file and its open file
  * (store-file-index.ts), and the journal's lines, re-read only when another process changed the
@@ -63,6 +65,7 @@ export class FileStore implements PlantStore {
   readonly path: string;
   private readonly journalPath: string;
   private readonly appender: JournalAppender;
+  private readonly journalLines: JournalLines;
   private readonly fs: FileSystem;
   private snapshot: Snapshot | undefined;
   /** One call at a time in this process: each sees the store as the one before left it. */
@@ -76,6 +79,7 @@ export class FileStore implements PlantStore {
     this.journalPath = journalPathOf(this.path);
     this.fs = options.fs ?? NODE_FS;
     this.appender = new JournalAppender(this.journalPath, this.fs);
+    this.journalLines = new JournalLines(this.journalPath);
   }
 
   /** The store at `path` (created on the first write), read and checked now: one not ours is `store_corrupt`. */
@@ -106,21 +110,20 @@ export class FileStore implements PlantStore {
   get(id: bigint): Promise<NewPlant | undefined> {
     return this.reading((snapshot) => {
       const op = snapshot.journal.ops.get(id);
-      if (op !== undefined) return op === null ? undefined : plantOfLine(op);
+      if (op !== undefined) return op === null ? undefined : plantOfLine(this.journalLine(snapshot, op));
       return snapshot.base.has(id) ? plantOfLine(snapshot.base.lineAt(snapshot.base.after(id) - 1)) : undefined;
     });
   }
 
   list(query: ListQuery): Promise<NewPlant[]> {
-    return this.reading((snapshot) => pageOf(snapshot, query));
+    return this.reading((snapshot) => pageOf(snapshot, query, (op) => this.journalLine(snapshot, op)));
   }
 
   /** Waits for the calls under way, and closes the files kept open (the store file, the journal). */
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
     this.appender.close();
-    this.snapshot?.base.close();
-    this.snapshot = undefined;
+    this.forget();
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -185,13 +188,20 @@ export class FileStore implements PlantStore {
    */
   private async append(before: Snapshot, lines: string[], changes: { id: bigint; line: string | null }[]): Promise<void> {
     if (lines.length === 0) return;
-    const tooLarge = before.journal.lines + lines.length > Math.max(this.options.foldAt ?? 10_000, before.base.size / 2);
+    const tooLarge = before.journal.lines + lines.length > Math.max(this.options.foldAt ?? 10_000, before.base.size);
     const snapshot = tooLarge ? this.fold(before) : before;
     const { journal } = snapshot;
+    // Where each line will start: the append cuts any torn tail back to the whole lines first.
+    const starts: number[] = [];
+    let start = journal.wholeBytes;
+    for (const line of lines) {
+      starts.push(start);
+      start += Buffer.byteLength(line) + 1;
+    }
     snapshot.stamp.journal = await this.appender.append(lines, snapshot.stamp.journal, journal.wholeBytes);
     journal.wholeBytes = snapshot.stamp.journal.size;
     journal.lines += lines.length;
-    for (const { id, line } of changes) journal.ops.set(id, line);
+    changes.forEach(({ id, line }, i) => journal.ops.set(id, line === null ? null : (starts[i] as number)));
     delete journal.sorted;
   }
 
@@ -206,7 +216,8 @@ export class FileStore implements PlantStore {
     const count = countAfterFold(snapshot, ids);
     let written: ReturnType<typeof writeStoreFile> | undefined;
     try {
-      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, mergedPlants(snapshot, ids), count)), { fs: this.fs });
+      const changes = changesOf(snapshot, ids, (op) => this.journalLine(snapshot, op));
+      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs });
     } catch (error) {
       if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
       throw storeIoError(this.path, 'write', error);
@@ -219,7 +230,7 @@ export class FileStore implements PlantStore {
     try {
       base = StoreFileIndex.inFile(openSync(this.path, 'r'), newIds, starts, lengths);
       removeJournal(this.journalPath);
-      this.snapshot = { stamp: this.stamp(), base, journal: { ops: new Map(), lines: 0, wholeBytes: 0 } };
+      this.snapshot = { stamp: this.stamp(), base, journal: { ops: new IdMap(), lines: 0, wholeBytes: 0 } };
       return this.snapshot;
     } catch (error) {
       // The next call reads the files again (a journal left behind is folded in harmlessly).
@@ -251,7 +262,7 @@ export class FileStore implements PlantStore {
     this.forget();
     const base = indexStoreFile(this.path) ?? StoreFileIndex.empty();
     try {
-      const ops: JournalOps = new Map();
+      const ops: JournalOps = new IdMap();
       const read = readJournal(this.journalPath, 0, ops);
       this.snapshot = { stamp, base, journal: { ops, lines: read.lines, wholeBytes: read.wholeBytes } };
       return this.snapshot;
@@ -264,6 +275,12 @@ export class FileStore implements PlantStore {
   private forget(): void {
     this.snapshot?.base.close();
     this.snapshot = undefined;
+    this.journalLines.close();
+  }
+
+  /** The line of a journal op that is not a deletion: read from the journal, where it stays. */
+  private journalLine(snapshot: Snapshot, op: number | string): string {
+    return typeof op === 'string' ? op : this.journalLines.lineAt(op, snapshot.stamp.journal, snapshot.journal.wholeBytes);
   }
 
   private stamp(): Stamp {
@@ -271,6 +288,9 @@ export class FileStore implements PlantStore {
     return { store: info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, journal: statJournal(this.journalPath) };
   }
 }
+
+/** The line of a journal op: from the journal file where it is a position. */
+type LineOf = (op: Exclude<JournalOp, null>) => string;
 
 function sameStamp(a: Stamp, b: Stamp): boolean {
   return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
@@ -281,8 +301,9 @@ function has(snapshot: Snapshot, id: bigint): boolean {
   return op !== undefined ? op !== null : snapshot.base.has(id);
 }
 
-function journalIds(journal: Journal): bigint[] {
-  journal.sorted ??= [...journal.ops.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+function journalIds(journal: Journal): BigInt64Array {
+  // A typed array sorts natively, without calling back into JavaScript for each comparison.
+  journal.sorted ??= BigInt64Array.from(journal.ops.ids()).sort();
   return journal.sorted;
 }
 
@@ -294,10 +315,10 @@ function plantOfLine(line: string): NewPlant {
 }
 
 /**
- * The plants of the store file and the journal together, in id order, from the position of each
+ * The lines of the store file and the journal together, in id order, from the position of each
  * after which the page starts: where both name an id, the journal's line (or deletion) is its state.
  */
-function* merged(snapshot: Snapshot, ids: bigint[], from: { base: number; journal: number }): Generator<PlantLine> {
+function* merged(snapshot: Snapshot, ids: BigInt64Array, from: { base: number; journal: number }, lineOf: LineOf): Generator<string> {
   const { base, journal } = snapshot;
   let i = from.base;
   let j = from.journal;
@@ -307,21 +328,25 @@ function* merged(snapshot: Snapshot, ids: bigint[], from: { base: number; journa
     if (journalId !== undefined && (baseId === undefined || journalId <= baseId)) {
       j += 1;
       if (journalId === baseId) i += 1;
-      const line = journal.ops.get(journalId);
-      if (line !== null && line !== undefined) yield { id: journalId, line };
+      const op = journal.ops.get(journalId);
+      if (op !== null && op !== undefined) yield lineOf(op);
     } else {
       i += 1;
-      yield { id: baseId as bigint, line: base.lineAt(i - 1) };
+      yield base.lineAt(i - 1);
     }
   }
 }
 
-function mergedPlants(snapshot: Snapshot, ids: bigint[]): Iterable<PlantLine> {
-  return merged(snapshot, ids, { base: 0, journal: 0 });
+/** The journal's changes, in id order, for a fold. */
+function* changesOf(snapshot: Snapshot, ids: BigInt64Array, lineOf: LineOf): Generator<LineChange> {
+  for (const id of ids) {
+    const op = snapshot.journal.ops.get(id) ?? null;
+    yield { id, line: op === null ? null : lineOf(op) };
+  }
 }
 
 /** How many plants a fold writes: the store file's, plus the journal's new ids, less its deletions. */
-function countAfterFold(snapshot: Snapshot, ids: bigint[]): number {
+function countAfterFold(snapshot: Snapshot, ids: BigInt64Array): number {
   let count = snapshot.base.size;
   for (const id of ids) {
     const inBase = snapshot.base.has(id);
@@ -332,12 +357,12 @@ function countAfterFold(snapshot: Snapshot, ids: bigint[]): number {
   return count;
 }
 
-function pageOf(snapshot: Snapshot, { after, limit, tag }: ListQuery): NewPlant[] {
+function pageOf(snapshot: Snapshot, { after, limit, tag }: ListQuery, lineOf: LineOf): NewPlant[] {
   const ids = journalIds(snapshot.journal);
   const from = after === undefined ? { base: 0, journal: 0 } : { base: snapshot.base.after(after), journal: upperBound(ids, after) };
   const page: NewPlant[] = [];
   if (limit <= 0) return page;
-  for (const { line } of merged(snapshot, ids, from)) {
+  for (const line of merged(snapshot, ids, from, lineOf)) {
     const plant = plantOfLine(line);
     if (tag !== undefined && plant.tag !== tag) continue;
     page.push(plant);
@@ -347,7 +372,7 @@ function pageOf(snapshot: Snapshot, { after, limit, tag }: ListQuery): NewPlant[
 }
 
 /** The position of the first of the ascending `ids` greater than `id`. */
-function upperBound(ids: bigint[], id: bigint): number {
+function upperBound(ids: BigInt64Array, id: bigint): number {
   let low = 0;
   let high = ids.length;
   while (low < high) {

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import type { IdMap } from '../core/id-map.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, NODE_FS, syncDirectory, writeAll, type FileSystem } from './durable-file.js';
 import { statFile, storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
@@ -23,8 +24,14 @@ export function deleteLine(id: bigint): string {
 
 const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
 
-/** What a journal says of each id it names: its canonical line, or null for deleted; the last line wins. */
-export type JournalOps = Map<bigint, string | null>;
+/**
+ * What a journal says of an id, its last line winning: where that line starts in the journal (it
+ * stays on disk, not in memory: a million-row import held every line, and twice the memory), or
+ * the line re-encoded where the journal's was not canonical (a journal edited by hand), or null
+ * for deleted.
+ */
+export type JournalOp = number | string | null;
+export type JournalOps = IdMap<JournalOp>;
 
 export interface JournalRead {
   /** Lines read. */
@@ -74,11 +81,70 @@ export function readJournal(path: string, from: number, ops: JournalOps): Journa
         const where = from === 0 ? `line ${lines}` : `the line at byte ${from + start}`;
         throw storeCorruptError(path, reading.notJson !== undefined ? `${where} is not JSON (${reading.notJson})` : `${where}: ${reading.invalid.message}`);
       }
-      ops.set(reading.plant.id, reading.canonical ? text : encodePlant(reading.plant));
+      ops.set(reading.plant.id, reading.canonical ? from + start : encodePlant(reading.plant));
     }
     start = end + 1;
   }
   return { lines, wholeBytes: from + whole };
+}
+
+/**
+ * Reads lines of the journal by where they start, a block at a time, through a file kept open
+ * while the journal is the same file. Only bytes below the whole lines' end are ever read: a torn
+ * tail beyond it may be cut and written over by the next append.
+ */
+export class JournalLines {
+  private fd: number | undefined;
+  private ino: bigint | undefined;
+  private block = Buffer.alloc(0);
+  private blockStart = 0;
+
+  constructor(private readonly path: string) {}
+
+  /** The line at `start` of the journal `file`, whose whole lines end at `wholeBytes`. */
+  lineAt(start: number, file: JournalFile, wholeBytes: number): string {
+    if (this.fd === undefined || this.ino !== file.ino) this.open(file);
+    let offset = start - this.blockStart;
+    let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
+    if (end === -1) {
+      offset = 0;
+      for (let size = 64 * 1024; ; size *= 2) {
+        const length = Math.min(size, wholeBytes - start);
+        const block = Buffer.allocUnsafe(length);
+        let got: number;
+        try {
+          got = readSync(this.fd as number, block, 0, length, start);
+        } catch (error) {
+          throw storeIoError(this.path, 'read', error);
+        }
+        this.block = block.subarray(0, got);
+        this.blockStart = start;
+        end = this.block.indexOf(10);
+        if (end !== -1) break;
+        if (got < length || length === wholeBytes - start) throw storeIoError(this.path, 'read', new Error(`no whole line at byte ${start}`));
+      }
+    }
+    return this.block.toString('utf8', offset, end);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.ino = undefined;
+    this.block = Buffer.alloc(0);
+  }
+
+  private open(file: JournalFile): void {
+    this.close();
+    try {
+      this.fd = openSync(this.path, 'r');
+      this.ino = fstatSync(this.fd, { bigint: true }).ino;
+    } catch (error) {
+      throw storeIoError(this.path, 'read', error);
+    }
+    // Another file than the one the snapshot saw: the snapshot is read again before it is used.
+    if (this.ino !== file.ino) throw storeIoError(this.path, 'read', new Error('the journal changed while it was read'));
+  }
 }
 
 /** The journal file as last seen: its inode (undefined: no file) and size (a torn tail included). */

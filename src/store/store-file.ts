@@ -4,7 +4,7 @@ import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
 import { parseNewPlant } from '../core/validate.js';
 import { statFile, storeCorruptError, storeIoError } from './store-errors.js';
-import { StoreFileIndex } from './store-file-index.js';
+import { StoreFileIndex, type WrittenLines } from './store-file-index.js';
 
 /**
  * The store file format, version 1:
@@ -38,30 +38,47 @@ export function encodeStore(plants: Iterable<NewPlant>): string {
   return lines.length === 0 ? EMPTY : `${HEAD}\n${INDENT}${lines.join(`,\n${INDENT}`)}${LAST_LINE_END}`;
 }
 
-/** A plant of a store file being written, with its canonical line. */
-export interface PlantLine {
+/** A change a fold makes to the store file: a plant's canonical line, or its deletion (null). */
+export interface LineChange {
   id: bigint;
-  line: string;
+  line: string | null;
 }
 
-/** Where the lines of a store file being written went: their ids, byte positions and lengths, in order. */
-export interface WrittenLines {
-  ids: BigInt64Array;
-  starts: Float64Array;
-  lengths: Uint32Array;
-}
+const FIRST_SEPARATOR = `\n${INDENT}`;
+const SEPARATOR = `,\n${INDENT}`;
 
 /**
- * Writes a store file of `count` plants, given in id order by `plants`, through `write`; returns
- * where each line went, so that the file can be read by position without being read again.
+ * Writes, through `write`, the store file of the plants of `base` with `changes` (in id order)
+ * made to them: `count` plants in all. The runs of `base`'s plants between two changes are copied
+ * as they lie in its file (StoreFileIndex.copyLines), so a fold costs about a copy of the file and
+ * the lines of the journal. Returns where each line went, so that the new file can be read by
+ * position without being read again.
  */
-export function writeStoreFile(write: (chunk: string) => void, plants: Iterable<PlantLine>, count: number): WrittenLines {
+export function writeStoreFile(write: (chunk: string | Uint8Array) => void, base: StoreFileIndex, changes: Iterable<LineChange>, count: number): WrittenLines {
   const written: WrittenLines = { ids: new BigInt64Array(count), starts: new Float64Array(count), lengths: new Uint32Array(count) };
   let position = Buffer.byteLength(HEAD);
   let index = 0;
+  let next = 0;
   write(HEAD);
-  for (const { id, line } of plants) {
-    const before = index === 0 ? `\n${INDENT}` : `,\n${INDENT}`;
+  const separator = () => (index === 0 ? FIRST_SEPARATOR : SEPARATOR);
+  const copyTo = (to: number) => {
+    if (to <= next) return;
+    const before = separator();
+    write(before);
+    position += before.length;
+    if (index + to - next > count) throw new Error(`writeStoreFile was told of ${count} plants and given more`);
+    position += base.copyLines(next, to, SEPARATOR, write, written, index, position);
+    index += to - next;
+    next = to;
+  };
+  for (const { id, line } of changes) {
+    const after = base.after(id);
+    const replaced = after > 0 && base.idAt(after - 1) === id;
+    copyTo(replaced ? after - 1 : after);
+    if (replaced) next = after;
+    if (line === null) continue;
+    if (index >= count) throw new Error(`writeStoreFile was told of ${count} plants and given more`);
+    const before = separator();
     write(before);
     write(line);
     const length = Buffer.byteLength(line);
@@ -71,6 +88,7 @@ export function writeStoreFile(write: (chunk: string) => void, plants: Iterable<
     position += before.length + length;
     index += 1;
   }
+  copyTo(base.size);
   if (index !== count) throw new Error(`writeStoreFile was told of ${count} plants and given ${index}`);
   write(index === 0 ? TAIL : LAST_LINE_END);
   return written;
@@ -236,7 +254,7 @@ function indexAnyLayout(text: string, path: string): StoreFileIndex {
     }
   });
   const order = idOrder(plants.map((plant) => plant.id), (position) => `plants[${position}]`, path);
-  return StoreFileIndex.inMemory(order === undefined ? plants : order.map((position) => plants[position] as PlantLine));
+  return StoreFileIndex.inMemory(order === undefined ? plants : order.map((position) => plants[position] as (typeof plants)[number]));
 }
 
 /**

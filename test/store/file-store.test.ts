@@ -187,7 +187,7 @@ describe('the journal and the fold', () => {
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
-  it('folds on its own once the journal holds 10,000 lines and half the store', async () => {
+  it('folds on its own once the journal holds 10,000 lines and more than the store file', async () => {
     const path = await storePath();
     await withStore(path, async (store) => {
       for (let batch = 0; batch < 10; batch += 1) await store.addAll(many(batch * 1000, 1000));
@@ -209,7 +209,11 @@ describe('the journal and the fold', () => {
     await writeFile(`${path}.journal`, '{"id":1,"name":"whole"}\n{"id":2,"na');
     await withStore(path, async (store) => {
       expect([...(await allPlants(store)).keys()]).toEqual([1n]);
+      expect(await store.get(1n)).toEqual({ id: 1n, name: 'whole' });
       await store.addAll([{ id: 3n, name: 'next' }]);
+      // Read from the journal where the torn line was: the new line, never the torn bytes.
+      expect(await store.get(3n)).toEqual({ id: 3n, name: 'next' });
+      expect(await store.list({ limit: 10 })).toEqual([{ id: 1n, name: 'whole' }, { id: 3n, name: 'next' }]);
     });
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
   });
@@ -346,18 +350,19 @@ describe('reading a store file edited by hand', () => {
       { id: 10n, name: 'Ten', tag: 'x' },
       { id: 9223372036854775807n, name: 'Café' },
     ]);
-    // Two new plants make the journal larger than half the store: the write folds it first.
-    await withStore(path, (store) => store.addAll([{ id: 11n, name: 'Eleven' }, { id: 12n, name: 'Twelve' }]), { foldAt: 0 });
+    // Three new plants make the journal larger than the store file: the write folds it first.
+    await withStore(path, (store) => store.addAll([{ id: 11n, name: 'Eleven' }, { id: 12n, name: 'Twelve' }, { id: 13n, name: 'Thirteen' }]), { foldAt: 0 });
     expect(await readFile(path, 'utf8')).toBe('{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n');
-    expect(await names(path)).toEqual(['Ten', 'Eleven', 'Twelve', 'Café']);
+    expect(await names(path)).toEqual(['Ten', 'Eleven', 'Twelve', 'Thirteen', 'Café']);
   });
 
   it('reads a plant split over lines inside our layout, and folds it back on one line', async () => {
     const path = await storePath();
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
-    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'Oak' }]), { foldAt: 0 });
+    // Two new plants outgrow the store file of one: the write folds it first.
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'Oak' }, { id: 3n, name: 'Pine' }]), { foldAt: 0 });
     expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }]));
-    expect(await names(path)).toEqual(['Fern', 'Oak']);
+    expect(await names(path)).toEqual(['Fern', 'Oak', 'Pine']);
   });
 
   it('adds to an empty store laid out over lines by hand', async () => {

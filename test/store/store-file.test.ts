@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { encodeStore, indexStoreFile, writeStoreFile } from '../../src/store/store-file.js';
+import { StoreFileIndex } from '../../src/store/store-file-index.js';
+import { encodeStore, indexStoreFile, writeStoreFile, type LineChange } from '../../src/store/store-file.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -14,10 +15,10 @@ const plant = fc.record(
 /** Plants with distinct ids, in id order, as a fold gives them. */
 const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
-function written(list: NewPlant[]): { text: string; where: ReturnType<typeof writeStoreFile> } {
-  let text = '';
-  const where = writeStoreFile((chunk) => (text += chunk), list.map((p) => ({ id: p.id, line: encodePlant(p) })), list.length);
-  return { text, where };
+function written(list: NewPlant[], base = StoreFileIndex.empty(), changes: LineChange[] = list.map((p) => ({ id: p.id, line: encodePlant(p) }))): { text: string; where: ReturnType<typeof writeStoreFile> } {
+  const chunks: Buffer[] = [];
+  const where = writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), base, changes, list.length);
+  return { text: Buffer.concat(chunks).toString('utf8'), where };
 }
 
 describe('the store file as a fold writes it', () => {
@@ -32,6 +33,46 @@ describe('the store file as a fold writes it', () => {
           expect(bytes.toString('utf8', where.starts[i], (where.starts[i] as number) + (where.lengths[i] as number))).toBe(encodePlant(p));
         });
       }),
+    );
+  });
+
+  it('folds changes into a store file, copying its runs of unchanged plants byte for byte', async () => {
+    const dir = await tempDir();
+    let n = 0;
+    // Changes: new plants, new lines for plants of the file, and deletions of them (null).
+    const change = fc.record({ pick: fc.nat(), plant, remove: fc.boolean(), renew: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(plants, fc.array(change, { maxLength: 12 }), fc.boolean(), async (before, picks, inMemory) => {
+        const path = join(dir, `${(n += 1)}.json`);
+        writeFileSync(path, written(before).text);
+        const base = inMemory ? StoreFileIndex.inMemory(before.map((p) => ({ id: p.id, line: encodePlant(p) }))) : (indexStoreFile(path) ?? StoreFileIndex.empty());
+        try {
+          const changes = new Map<bigint, NewPlant | null>();
+          for (const { pick, plant: fresh, remove, renew } of picks) {
+            const old = before.length > 0 && renew ? before[pick % before.length] : undefined;
+            const id = old?.id ?? fresh.id;
+            changes.set(id, remove ? null : { ...(fresh as NewPlant), id });
+          }
+          const expected = new Map(before.map((p) => [p.id, p]));
+          for (const [id, changed] of changes) {
+            if (changed === null) expected.delete(id);
+            else expected.set(id, changed);
+          }
+          const byId = <T,>(entries: [bigint, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : 1));
+          const after = byId([...expected]).map(([, p]) => p);
+          const ordered = byId([...changes]).map(([id, changed]) => ({ id, line: changed === null ? null : encodePlant(changed) }));
+          const { text, where } = written(after, base, ordered);
+          expect(text).toBe(encodeStore(after));
+          const bytes = Buffer.from(text);
+          after.forEach((p, i) => {
+            expect(where.ids[i]).toBe(p.id);
+            expect(bytes.toString('utf8', where.starts[i], (where.starts[i] as number) + (where.lengths[i] as number))).toBe(encodePlant(p));
+          });
+        } finally {
+          base.close();
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
