@@ -130,9 +130,8 @@ export function indexStoreFile(path: string): StoreFileIndex | undefined {
  * any other layout. Plants out of id order (written by an older plants) are put in order here.
  */
 function indexOurLayout(fd: number, path: string): StoreFileIndex | undefined {
-  const ids: bigint[] = [];
-  const starts: number[] = [];
-  const lengths: number[] = [];
+  const lines = new LineColumns();
+  let lastId: bigint | undefined;
   let inOrder = true;
   // The lines, in order: HEADER_LINES, then plants (`    {...},`, the last without the comma), then
   // the closing lines; or, for an empty store, its own header.
@@ -159,10 +158,9 @@ function indexOurLayout(fd: number, path: string): StoreFileIndex | undefined {
       // Not canonical (or not a plant): read as any layout, which also says precisely what is wrong.
       if (reading.plant === undefined || !reading.canonical) return false;
       const id = reading.plant.id;
-      if (ids.length > 0 && id <= (ids[ids.length - 1] as bigint)) inOrder = false;
-      ids.push(id);
-      starts.push(position + INDENT.length);
-      lengths.push(end - from - INDENT.length);
+      if (lastId !== undefined && id <= lastId) inOrder = false;
+      lastId = id;
+      lines.push(id, position + INDENT.length, end - from - INDENT.length);
       plantsDone = last;
       return true;
     }
@@ -171,10 +169,48 @@ function indexOurLayout(fd: number, path: string): StoreFileIndex | undefined {
     return expected !== undefined && to - from === expected.length && block.compare(expected, 0, expected.length, from, to) === 0;
   };
   if (!forEachLine(fd, path, onLine) || !plantsDone || closing !== CLOSING_LINES.length) return undefined;
-  const order = inOrder ? undefined : idOrder(ids, (position) => `plants[${position}]`, path);
-  const pick = <T>(values: T[]) => (order === undefined ? values : order.map((position) => values[position] as T));
-  return StoreFileIndex.inFile(fd, BigInt64Array.from(pick(ids)), Float64Array.from(pick(starts)), Uint32Array.from(pick(lengths)));
+  const { ids, starts, lengths } = lines.trimmed();
+  if (inOrder) return StoreFileIndex.inFile(fd, ids, starts, lengths);
+  const order = idOrder([...ids], (position) => `plants[${position}]`, path) ?? [];
+  return StoreFileIndex.inFile(
+    fd,
+    BigInt64Array.from(order, (position) => ids[position] as bigint),
+    Float64Array.from(order, (position) => starts[position] as number),
+    Uint32Array.from(order, (position) => lengths[position] as number),
+  );
 }
+
+/**
+ * The ids and places of a store file's lines as they are read, in typed arrays that double as
+ * they fill: a million plants make no array of a million BigInts (and their garbage) on the way.
+ */
+class LineColumns {
+  private ids = new BigInt64Array(1024);
+  private starts = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
+  private size = 0;
+
+  push(id: bigint, start: number, length: number): void {
+    if (this.size === this.ids.length) {
+      const ids = new BigInt64Array(this.size * 2);
+      const starts = new Float64Array(this.size * 2);
+      const lengths = new Uint32Array(this.size * 2);
+      ids.set(this.ids);
+      starts.set(this.starts);
+      lengths.set(this.lengths);
+      [this.ids, this.starts, this.lengths] = [ids, starts, lengths];
+    }
+    this.ids[this.size] = id;
+    this.starts[this.size] = start;
+    this.lengths[this.size] = length;
+    this.size += 1;
+  }
+
+  trimmed(): WrittenLines {
+    return { ids: this.ids.slice(0, this.size), starts: this.starts.slice(0, this.size), lengths: this.lengths.slice(0, this.size) };
+  }
+}
+
 
 const HEADER_LINES = ['{', `  "plantStore": ${FORMAT_VERSION},`, '  "plants": ['].map((text) => Buffer.from(text));
 const EMPTY_PLANTS = Buffer.from('  "plants": []');
