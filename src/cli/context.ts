@@ -52,6 +52,13 @@ export interface Context {
   openStore(location: StoreLocation): Promise<PlantStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
   now(): number;
+  /** This process's id: what a running plants serve records of itself. */
+  pid: number;
+  /**
+   * Whether process `pid` runs, is this user's (may be signalled), and shows as `title` where the
+   * system tells (/proc on Linux): a process that died may have its id taken by another.
+   */
+  isRunning(pid: number, title: string): boolean;
   /**
    * Calls `listener` with the name of the first SIGINT or SIGTERM from now on, which then no longer
    * kills the process: a second one does (plants serve, plants import). Returns a function that

@@ -2,7 +2,7 @@ import envPaths from 'env-paths';
 // Inlined by the bundler: no file to find or read at start-up.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
-import { fstatSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
 
@@ -47,6 +47,8 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       return await createPlantsClient(options);
     },
     now: () => Date.now(),
+    pid: process.pid,
+    isRunning,
     onStopSignal(listener) {
       let signalled = false;
       const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
@@ -63,6 +65,25 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       return stopListening;
     },
   };
+}
+
+/** Context.isRunning, for this machine's processes. */
+export function isRunning(pid: number, title: string): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    // ESRCH: gone; EPERM: another user's process (its id reused).
+    return false;
+  }
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // No /proc (macOS, Windows): live and ours is all there is to know.
+    return true;
+  }
+  return commandLine.replaceAll('\0', ' ').trim() === title;
 }
 
 /**

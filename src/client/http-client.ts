@@ -1,4 +1,4 @@
-import type { request as httpRequest } from 'node:http';
+import type { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { readAnswerBody } from './answer.js';
 import type { PlantsClientOptions } from './client-options.js';
 import { requestHeaders, timeoutMs, type RawAnswer, type Transport } from './transport.js';
@@ -11,7 +11,11 @@ import { requestHeaders, timeoutMs, type RawAnswer, type Transport } from './tra
  */
 export async function createHttpTransport(options: PlantsClientOptions): Promise<Transport> {
   // node:https (and TLS with it) is loaded only for an https service.
-  const { request } = (options.baseUrl.startsWith('https:') ? await import('node:https') : await import('node:http')) as { request: typeof httpRequest };
+  const { request, Agent } = (options.baseUrl.startsWith('https:') ? await import('node:https') : await import('node:http')) as { request: typeof httpRequest; Agent: typeof HttpAgent };
+  // An agent of our own, as the global one is but for a proxy: with NODE_USE_ENV_PROXY (Node 24),
+  // the global agent sends through HTTP(S)_PROXY. Which proxy, if any, is the client's choice, from
+  // options.env (a proxy is undici's part); a token checked directly must not reach one.
+  const agent = new Agent({ keepAlive: true });
   return {
     request: (method, path, body) =>
       new Promise<RawAnswer>((resolve, reject) => {
@@ -19,6 +23,7 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
           `${options.baseUrl}${path}`,
           {
             method,
+            agent,
             headers: { ...requestHeaders(options, body), ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
             signal: AbortSignal.timeout(timeoutMs(options)),
           },
@@ -31,6 +36,8 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
         outgoing.on('error', reject);
         outgoing.end(body);
       }),
-    async close() {},
+    async close() {
+      agent.destroy();
+    },
   };
 }

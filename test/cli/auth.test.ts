@@ -1,9 +1,9 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFirstLine } from '../../src/cli/first-line.js';
-import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { servedDataDir, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -74,14 +74,19 @@ describe('plants login: where the token comes from', () => {
     expect(empty.stderr()).toContain('error: no token entered');
   });
 
-  it("takes a local plants serve's own token, for a service on this machine that accepts it, and for no other", async () => {
-    const server = await serve();
+  it("takes a local plants serve's own token, for the base URL that serve recorded and that accepts it, and for no other", async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
     const t = await testContext();
-    await mkdir(t.ctx.dataDir, { recursive: true });
+    t.ctx.dataDir = servedDataDir(home);
     const tokenFile = join(t.ctx.dataDir, 'server-token');
-    await writeFile(tokenFile, `${server.token}\n`, { mode: 0o600 });
-    expect(await t.run('login', '--base-url', server.url.replace('127.0.0.1', 'localhost'), '--json')).toBe(0);
+    expect(await t.run('login', '--base-url', server.url, '--json')).toBe(0);
     expect(JSON.parse(t.stdout())).toMatchObject({ source: 'local server' });
+    // Another spelling of this machine is not the URL the serve recorded: localhost may be ::1,
+    // where another process may listen on the same port.
+    expect(await t.run('login', '--base-url', server.url.replace('127.0.0.1', 'localhost'))).toBe(2);
+    expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
     // Another host: the local token is not sent off the machine; with no terminal, nothing to ask on.
     expect(await t.run('login', '--base-url', 'https://plants.example.com')).toBe(2);
     expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');

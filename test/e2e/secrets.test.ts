@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, startPlants, finished } from '../helpers/cli-process.js';
+import { BIN, isolatedEnv, runPlants, startPlants, finished } from '../helpers/cli-process.js';
+import { fakeProxy } from '../helpers/fake-proxy.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
@@ -16,10 +17,12 @@ function commandLine(pid: number): string {
 
 let servers: RunningServer[] = [];
 let services: FakeService[] = [];
+let proxies: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all([...servers.map((server) => server.stop('SIGKILL')), ...services.map((service) => service.close())]);
+  await Promise.all([...servers.map((server) => server.stop('SIGKILL')), ...services.map((service) => service.close()), ...proxies.map((proxy) => proxy.close())]);
   servers = [];
   services = [];
+  proxies = [];
 });
 
 describe.runIf(process.platform === 'linux')('a --token never shows in the process title', () => {
@@ -53,5 +56,47 @@ describe.runIf(process.platform === 'linux')('plants login on a terminal', () =>
     expect(output).not.toContain(SECRET.slice(0, 8));
     const saved = JSON.parse(readFileSync(join(home, 'config/config.json'), 'utf8'));
     expect(saved.services['https://plants.example.com'].token).toBe(SECRET);
+  });
+});
+
+describe('the token a local plants serve keeps, and plants login with no token flag', () => {
+  it('is sent to no other listener on this machine: not on another port, nor on the port of a serve that was killed', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    // Any process may listen on a loopback port: another user's, on a shared machine.
+    const other = await fakeService();
+    services.push(other);
+    const env = isolatedEnv(home);
+    const login = await runPlants(['login', '--base-url', other.url], env);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+    expect(other.requests).toEqual([]);
+
+    // Killed, the serve leaves its record behind; whoever listens on its port next gets nothing.
+    const { port } = new URL(server.url);
+    await server.stop('SIGKILL');
+    const squatter = await fakeService(Number(port));
+    services.push(squatter);
+    const again = await runPlants(['login', '--base-url', server.url], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+    expect(squatter.requests).toEqual([]);
+    expect(login.stdout + login.stderr + again.stdout + again.stderr).not.toContain(server.token);
+  });
+
+  it('is checked straight with the serve, never through a proxy the environment names', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    const proxy = await fakeProxy();
+    proxies.push(proxy);
+    // NODE_USE_ENV_PROXY: Node 24's own http would take the proxy from the environment too.
+    const env = isolatedEnv(home, { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NODE_USE_ENV_PROXY: '1' });
+    const login = await runPlants(['login', '--base-url', server.url, '--json'], env);
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+    expect(proxy.tunnels).toEqual([]);
+    expect(proxy.requests).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, constants, openSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
@@ -92,6 +92,12 @@ describe('plants create against a real plants serve', () => {
     let server = await started();
     const token = (await readFile(tokenFile, 'utf8')).trim();
     expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    // Beside it, where it serves: the URL plants login may send that token to, and no other.
+    const records = join(home, '.local/share/plants/serving');
+    const record = join(records, `${server.child.pid}-${new URL(server.url).port}.json`);
+    expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({ pid: server.child.pid, urls: [server.url] });
+    expect((await stat(record)).mode & 0o777).toBe(0o600);
+    expect((await stat(records)).mode & 0o777).toBe(0o700);
     expect(server.stderr()).toContain(`accepting the one in ${tokenFile} (made now). Log in with:\n  plants login --base-url ${server.url}\n`);
     const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url });
     const login = await runPlants(['login', '--base-url', server.url], env);
@@ -100,6 +106,7 @@ describe('plants create against a real plants serve', () => {
     expect((await runPlants(['create', '--id', '1', '--name', 'Fern'], env)).code).toBe(0);
     expect(server.stderr()).not.toContain(token);
     await stopped(server.child);
+    expect(await readdir(records)).toEqual([]);
 
     // Restarted: the same token, so the saved login still works.
     server = await started(new URL(server.url).port);

@@ -1,10 +1,15 @@
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 
-/** A forward proxy on 127.0.0.1 that tunnels CONNECT requests and records their targets. */
-export async function fakeProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+/**
+ * A forward proxy on 127.0.0.1 that tunnels CONNECT requests and records their targets; a plain
+ * request sent to it as a proxy (`GET http://host/path`) it records too, and refuses (501).
+ */
+export async function fakeProxy(): Promise<{ url: string; tunnels: string[]; requests: string[]; close(): Promise<void> }> {
   const tunnels: string[] = [];
-  const server = createServer((_req, res) => {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
     res.writeHead(501).end();
   });
   server.on('connect', (req, clientSocket, head) => {
@@ -24,6 +29,7 @@ export async function fakeProxy(): Promise<{ url: string; tunnels: string[]; clo
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -24,10 +24,11 @@ export interface FakeService {
 }
 
 /**
- * A scripted HTTP server on 127.0.0.1, port 0, that records what it receives: for the answers a
- * real Plant Store would never give (500, HTML, slow), where the real one cannot stand in.
+ * A scripted HTTP server on 127.0.0.1, port 0 (or `port`), that records what it receives: for the
+ * answers a real Plant Store would never give (500, HTML, slow), where the real one cannot stand
+ * in; and as any other process listening on this machine, or a proxy, to prove what reaches it.
  */
-export async function fakeService(): Promise<FakeService> {
+export async function fakeService(port = 0): Promise<FakeService> {
   const requests: RecordedRequest[] = [];
   let script: Answer | ((request: RecordedRequest) => Answer) = { status: 200, body: '{"name":"Fern"}' };
   const server: Server = createServer((req, res) => {
@@ -46,10 +47,10 @@ export async function fakeService(): Promise<FakeService> {
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     answer: (next) => {
       script = next;

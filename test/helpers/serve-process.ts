@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isolatedEnv, startPlants } from './cli-process.js';
@@ -14,20 +15,28 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Where a `plants serve` run with isolatedEnv(home) keeps its data: its token, the records of where it serves. */
+export function servedDataDir(home: string): string {
+  return join(home, '.local/share/plants');
+}
+
 /**
  * The real `plants serve` on 127.0.0.1, port 0, with its store in `home`, unless `extraArgs` or
- * `env` name a store or a database.
+ * `env` name a store or a database. `keptToken`: given no token, it accepts (and keeps) its own,
+ * in servedDataDir(home).
  */
-export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
-  const token = 'server-test-token-1234567890';
+export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}, { keptToken = false } = {}): Promise<RunningServer> {
+  let token = 'server-test-token-1234567890';
   const store = join(home, 'served.json');
   const storeArgs = extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined ? [] : ['--store', store];
-  const child = startPlants(['serve', '--port', '0', '--token', token, ...storeArgs, '--quiet', ...extraArgs], isolatedEnv(home, env));
+  const tokenArgs = keptToken ? [] : ['--token', token];
+  const child = startPlants(['serve', '--port', '0', ...tokenArgs, ...storeArgs, '--quiet', ...extraArgs], isolatedEnv(home, env));
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const lines = createInterface({ input: child.stdout! });
   const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
   if (url === undefined) throw new Error(`plants serve did not start: ${log}`);
+  if (keptToken) token = (await readFile(join(servedDataDir(home), 'server-token'), 'utf8')).trim();
   return {
     url,
     token,

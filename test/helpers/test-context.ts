@@ -3,6 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { createPlantsClient } from '../../src/client/plants-client.js';
 import type { Context } from '../../src/cli/context.js';
+import { isRunning } from '../../src/cli/process-context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -61,6 +62,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     openStore: (location) => openStore(location),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
+    pid: process.pid,
+    isRunning,
     onStopSignal(listener) {
       stopListeners.add(listener);
       return () => void stopListeners.delete(listener);

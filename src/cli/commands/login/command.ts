@@ -11,8 +11,9 @@ export const command: CommandSpec<LoginOptions> = {
     JSON_FLAG,
   ],
   help:
-    '\nWith no --token or --with-token: for a plants serve on this machine (127.0.0.1, localhost, [::1]) that made\n' +
-    'its own token, that token, once the service accepts it; else, on a terminal, you are asked (input hidden).\n' +
+    '\nWith no --token or --with-token: for the base URL a plants serve running on this machine printed, where it\n' +
+    'uses the token it keeps, that token, once the service accepts it (asked directly, never through a proxy);\n' +
+    'else, on a terminal, you are asked (input hidden).\n' +
     'Each service keeps its own token: a token is only ever sent to the service it was saved for.\n\n' +
     'Examples:\n  plants login --base-url https://plants.example.com\n  plants login --base-url https://plants.example.com --with-token < token.txt\n  plants login --base-url http://127.0.0.1:8080',
   options: (input) => {

@@ -1,6 +1,7 @@
 import { PlantsError } from '../../../core/errors.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
+import { isRecordedServe } from '../../config/serve-record.js';
 import { readServerToken, serverTokenPath } from '../../config/server-token.js';
 import { checkBaseUrl, checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -59,13 +60,17 @@ async function ask(ctx: Context, baseUrl: string): Promise<string> {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * The token a plants serve on this machine made for itself, for a base URL on this machine, if
- * that service accepts it. Never for another host: a local token is not sent off the machine.
+ * The token a plants serve on this machine made for itself, for the base URL that serve recorded
+ * while it runs (serve-record.ts), if it accepts it. Never for another host, nor for another port
+ * or spelling of this machine: whatever listens there (another user's process; `localhost` may be
+ * ::1 where the serve is on 127.0.0.1) would be handed the token. Checked with no proxy: the
+ * token is not for a proxy to see either.
  */
 async function localServerToken(ctx: Context, baseUrl: string, settings: Settings): Promise<string | undefined> {
   if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
+  if (!isRecordedServe(ctx.dataDir, baseUrl, ctx.isRunning)) return undefined;
   const token = readServerToken(ctx.dataDir);
   if (token === undefined) return undefined;
-  const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')) }).catch(() => undefined);
+  const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')), direct: true }).catch(() => undefined);
   return verdict === 'accepted' ? token : undefined;
 }

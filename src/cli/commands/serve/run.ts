@@ -1,9 +1,11 @@
 import { PlantsError } from '../../../core/errors.js';
 import { printable } from '../../../core/printable.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
+import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';
 import { usageError } from '../../command-spec.js';
 import { Settings } from '../../config/resolve.js';
+import { loopbackUrls, recordServe, serveRecordsPath } from '../../config/serve-record.js';
 import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -38,6 +40,8 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
     throw new PlantsError('usage', `cannot listen on ${options.host}:${options.port} (${code})`, { cause: error });
   }
   const stderr = ctx.io.stderr;
+  // Recorded before the base URL is printed: a script that reads it and runs plants login finds it.
+  const forget = kept === undefined ? undefined : recordWhereServed(ctx, address);
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
   stderr.write(`plants serve: listening on ${address.url}, store ${shownStore}\n`);
@@ -50,10 +54,28 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
   await stopServer(server);
+  // It listens no more. (A serve killed leaves its record, which names a process that is gone.)
+  forget?.();
   // Every write acknowledged is durable already: this waits for those still being written.
   await store.close();
   stderr.write('plants serve: stopped\n');
   return { stoppedBy: signal };
+}
+
+/**
+ * Records where this serve listens, for plants login to send it the kept token there and nowhere
+ * else. A record that cannot be written costs only that: a warning, and a login with --with-token.
+ */
+function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void) | undefined {
+  const urls = loopbackUrls(address.host, address.port);
+  if (urls.length === 0) return undefined;
+  try {
+    return recordServe(ctx.dataDir, { pid: ctx.pid, urls }, address.port);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    ctx.io.stderr.write(`plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`);
+    return undefined;
+  }
 }
 
 /**

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Where each running `plants serve` that accepts the token kept in the data directory records the
+ * base URLs it serves on this machine. `plants login` sends that token only to one of them: any
+ * process may listen on some other loopback port (another user's, on a shared machine), and the
+ * token must not reach it. A record is a file `<pid>-<port>.json`, `{"pid": …, "urls": […]}`,
+ * mode 0600, in a directory only its owner can write, removed when the serve stops; one left by a
+ * serve that was killed names a process that is gone, and is ignored (and removed).
+ */
+export function serveRecordsPath(dataDir: string): string {
+  return join(dataDir, 'serving');
+}
+
+export interface ServeRecord {
+  pid: number;
+  urls: string[];
+}
+
+/**
+ * The base URLs on this machine at which a serve listening on `host` (as bound) and `port` is
+ * reached, and only it: a wildcard address holds the port on loopback too, so no other process
+ * can listen there. Another address (a LAN one) is no loopback URL: login never uses the kept
+ * token for it.
+ */
+export function loopbackUrls(host: string, port: number): string[] {
+  if (host === '0.0.0.0') return [`http://127.0.0.1:${port}`];
+  // Node listens on :: for both families (ipv6Only is off).
+  if (host === '::') return [`http://127.0.0.1:${port}`, `http://[::1]:${port}`];
+  if (host === '::1') return [`http://[::1]:${port}`];
+  if (/^127\.\d+\.\d+\.\d+$/.test(host)) return [`http://${host}:${port}`];
+  return [];
+}
+
+/**
+ * Records that process `record.pid` serves at `record.urls`, written whole (a reader never sees
+ * half a record). Returns the function that removes the record, for when the serve stops.
+ */
+export function recordServe(dataDir: string, record: ServeRecord, port: number): () => void {
+  const dir = serveRecordsPath(dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `${record.pid}-${port}.json`);
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });
+  renameSync(temp, path);
+  return () => removeQuietly(path);
+}
+
+/**
+ * Whether a serve running now (`isRunning`: Context.isRunning) recorded `baseUrl`: its origin
+ * (scheme, host and port), spelled as the serve printed it.
+ */
+export function isRecordedServe(dataDir: string, baseUrl: string, isRunning: (pid: number, title: string) => boolean): boolean {
+  const dir = serveRecordsPath(dataDir);
+  if (!isPrivateDirectory(dir)) return false;
+  const origin = new URL(baseUrl).origin;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    if (!/^\d+-\d+\.json$/.test(name)) continue;
+    const record = readRecord(join(dir, name));
+    if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) continue;
+    // A serve killed left its record: its process is gone, or its id is another's now.
+    if (isRunning(record.pid, 'plants serve')) return true;
+    removeQuietly(join(dir, name));
+  }
+  return false;
+}
+
+/** A directory (not a link to one) that no one else can write, nor put a record of their own in. */
+function isPrivateDirectory(dir: string): boolean {
+  try {
+    const stats = lstatSync(dir);
+    return stats.isDirectory() && (stats.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function readRecord(path: string): ServeRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeRecord>;
+    if (!Number.isSafeInteger(record.pid) || !Array.isArray(record.urls) || !record.urls.every((url) => typeof url === 'string')) return undefined;
+    return record as ServeRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, or not ours to remove: a record that names no running serve is ignored anyway.
+  }
+}
