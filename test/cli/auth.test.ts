@@ -51,6 +51,20 @@ describe('plants auth status', () => {
     expect(one.stderr()).toContain('no token saved for http://127.0.0.1:2: run plants login --base-url http://127.0.0.1:2');
   });
 
+  it('says a proxy variable that names no proxy once, as a usage error (exit 2), not once per service', async () => {
+    const t = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
+    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-the-first-service')).toBe(0);
+    expect(await t.run('login', '--base-url', 'http://127.0.0.1:2', '--token', 'token-of-the-second-service')).toBe(0);
+    const said = t.stderr().length;
+    expect(await t.run('auth', 'status')).toBe(2);
+    expect(t.stderr().slice(said)).toBe('error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset HTTP_PROXY\n');
+    expect(t.stdout()).toBe('');
+    const json = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
+    json.ctx.configDir = t.ctx.configDir;
+    expect(await json.run('auth', 'status', '--json')).toBe(2);
+    expect(JSON.parse(json.stdout())).toMatchObject({ code: 'usage', message: 'HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)' });
+  });
+
   it('checks PLANTS_TOKEN in place of the saved token of the base URL it goes to', async () => {
     const server = await serve();
     const t = await testContext({ env: { PLANTS_TOKEN: server.token, PLANTS_BASE_URL: server.url } });

@@ -4,6 +4,7 @@ import { Settings } from '../../config/resolve.js';
 import { displayValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit-codes.js';
+import { checkProxyVariables } from '../../target.js';
 import { checkTokenWith } from './check.js';
 import type { AuthStatusOptions, AuthStatusResult, ServiceStatus } from './types.js';
 
@@ -18,7 +19,10 @@ interface Saved {
 export async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
   const timeoutSeconds = Number(settings.require('timeout'));
-  const services = await Promise.all(tokensToCheck(options, ctx, settings).map((saved) => statusOf(saved, ctx, timeoutSeconds)));
+  const toCheck = tokensToCheck(options, ctx, settings);
+  // One usage error, said once, before anything is sent: not an "unchecked" for each service.
+  if (toCheck.some((saved) => saved.token !== undefined)) checkProxyVariables(ctx.env);
+  const services = await Promise.all(toCheck.map((saved) => statusOf(saved, ctx, timeoutSeconds)));
   return { services };
 }
 
