@@ -53,18 +53,48 @@ describe('plants completion', () => {
     expect(zsh.stdout).toContain('complete -F _plants plants');
     const fish = await runPlants(['completion', 'fish'], isolatedEnv(home));
     expect(fish.code).toBe(0);
-    expect(fish.stdout).toContain("complete -c plants -n '__fish_seen_subcommand_from import' -l format -r -f -a 'ndjson csv json'");
-    expect(fish.stdout).toContain("complete -c plants -n '__fish_seen_subcommand_from import' -F");
-    expect(fish.stdout).toContain("complete -c plants -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get' -a 'base-url token store timeout'");
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is import' -l format -r -f -a 'ndjson csv json'");
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is import' -F");
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is config get' -a 'base-url token store timeout'");
+    // Each condition names one command: `get`'s flags are not for `plants config get`, whose words
+    // include get (fish's __fish_seen_subcommand_from get holds there, and after --name get).
+    expect(fish.stdout).not.toContain('__fish_seen_subcommand_from');
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is get' -l id -r -f");
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is config' -a 'get'");
+    expect(fish.stdout).toContain("complete -c plants -n '__plants_is' -a 'get'");
+    // The command is found as plants reads it: flags skipped, with the value of those that take one.
+    expect(fish.stdout).toContain("'create:--name'");
+    expect(fish.stdout).toContain("contains -- $command[1] 'auth' 'config'");
     const other = await runPlants(['completion', 'powershell'], isolatedEnv(home));
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('error: no completion for "powershell": expected bash, zsh or fish');
   });
 
+  it.runIf(hasShell('fish'))('fish: completes the flags of the command typed, and only those', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'garden.ndjson'), '');
+    const script = join(dir, 'plants.fish');
+    await writeFile(script, (await runPlants(['completion', 'fish'], isolatedEnv(dir))).stdout);
+    const completes = (line: string) =>
+      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C '${line}'`], { cwd: dir, env: isolatedEnv(dir), encoding: 'utf8' })
+        .split('\n')
+        .filter((entry) => entry !== '')
+        .map((entry) => entry.split('\t')[0]);
+    expect(completes('plants config get --')).toEqual(['--help', '--json']);
+    expect(completes('plants config get ')).toEqual(['base-url', 'store', 'timeout', 'token']);
+    expect(completes('plants get --i')).toEqual(['--id']);
+    expect(completes('plants create --name get --t')).toEqual(['--tag', '--timeout', '--token']);
+    expect(completes('plants config ')).toEqual(['get', 'list', 'path', 'set', 'unset']);
+    expect(completes('plants import ')).toEqual(['garden.ndjson', 'plants.fish']);
+  });
+
   for (const shell of ['zsh', 'fish']) {
     it.runIf(hasShell(shell))(`${shell}: the script parses`, async () => {
-      const script = (await runPlants(['completion', shell], isolatedEnv(await tempDir()))).stdout;
-      execFileSync(shell, ['-n'], { input: script });
+      const dir = await tempDir();
+      const script = join(dir, `plants.${shell}`);
+      await writeFile(script, (await runPlants(['completion', shell], isolatedEnv(dir))).stdout);
+      // A file, not standard input: fish (3.6) cannot read a script from the socket node gives a child as stdin.
+      execFileSync(shell, ['-n', script]);
     });
   }
 });

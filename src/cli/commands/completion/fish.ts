@@ -10,19 +10,68 @@ function flagLine(condition: string, flag: FlagModel): string {
   return parts.join(' ');
 }
 
+/**
+ * The functions the conditions call. Fish's own __fish_seen_subcommand_from X holds when any word
+ * typed is X: `get` for `plants config get`, or for `plants create --name get`. __plants_command
+ * walks the words as plants reads them instead (flags skipped, and the value of a flag that takes
+ * one), so that each condition names exactly one command: `__plants_is config get`.
+ */
+function helpers(model: CompletionModel): string[] {
+  const valued = model.commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name) => quoted(`${command.path}:${name}`))));
+  const groups = [...model.groups.keys()].map(quoted).join(' ');
+  return [
+    '# Whether a flag of a command takes a value: the word after it is that value, not a command.',
+    'function __plants_valued',
+    '    switch "$argv[1]:$argv[2]"',
+    `        case ${valued.join(' ')}`,
+    '            return 0',
+    '    end',
+    '    return 1',
+    'end',
+    '# The command the words before the cursor name: `create`, `config get`, or nothing yet.',
+    'function __plants_command',
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -l command',
+    '    set -l skip',
+    '    for word in $words',
+    '        if set -q skip[1]',
+    '            set -e skip[1]',
+    '            continue',
+    '        end',
+    '        switch $word',
+    "            case '-*'",
+    '                __plants_valued "$command" $word; and set skip 1',
+    '                continue',
+    '        end',
+    '        if not set -q command[1]',
+    '            set command $word',
+    `        else if not set -q command[2]; and contains -- $command[1] ${groups}`,
+    '            set -a command $word',
+    '        else',
+    '            break',
+    '        end',
+    '    end',
+    '    echo $command',
+    'end',
+    '# Whether the words before the cursor name the command $argv (none yet, with no $argv).',
+    'function __plants_is',
+    '    set -l command (__plants_command)',
+    '    test "$command" = "$argv"',
+    'end',
+  ];
+}
+
 /** Fish completions for plants, from its declared commands: one `complete` line each. */
 export function fishScript(model: CompletionModel): string {
-  const top = model.top.map((command) => command.name).join(' ');
-  const lines = ['# plants completion for fish. Install it with: plants completion fish > ~/.config/fish/completions/plants.fish', 'complete -c plants -f'];
-  for (const command of model.top) lines.push(`complete -c plants -n ${quoted(`not __fish_seen_subcommand_from ${top}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
-  for (const flag of model.globalFlags) lines.push(flagLine(`not __fish_seen_subcommand_from ${top}`, flag));
+  const lines = ['# plants completion for fish. Install it with: plants completion fish > ~/.config/fish/completions/plants.fish', ...helpers(model), 'complete -c plants -f'];
+  for (const command of model.top) lines.push(`complete -c plants -n ${quoted('__plants_is')} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
+  for (const flag of model.globalFlags) lines.push(flagLine('__plants_is', flag));
   for (const [group, commands] of model.groups) {
-    const names = commands.map((command) => command.name).join(' ');
-    for (const command of commands) lines.push(`complete -c plants -n ${quoted(`__fish_seen_subcommand_from ${group}; and not __fish_seen_subcommand_from ${names}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
+    for (const command of commands) lines.push(`complete -c plants -n ${quoted(`__plants_is ${group}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
   }
   for (const command of model.commands) {
-    const [first, second] = command.path.split(' ');
-    const condition = second === undefined ? `__fish_seen_subcommand_from ${first}` : `__fish_seen_subcommand_from ${first}; and __fish_seen_subcommand_from ${second}`;
+    const condition = `__plants_is ${command.path}`;
     for (const flag of command.flags) lines.push(flagLine(condition, flag));
     const [argument] = command.args;
     if (argument === 'file') lines.push(`complete -c plants -n ${quoted(condition)} -F`);
