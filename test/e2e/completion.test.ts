@@ -1,18 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { onTerminal } from '../helpers/terminal.js';
 
 /**
  * What bash offers for the command line `line` (the cursor at its end), with the script
  * `plants completion bash` prints loaded as a user loads it: `source <(plants completion bash)`.
+ * The words are split as bash splits them for completion (COMP_WORDBREAKS): at blanks, and
+ * around each run of ':' (http://x:1 is http : //x : 1), as a real terminal shows below.
  */
 function bashCompletes(line: string, cwd: string): string[] {
-  const words = line.split(' ');
+  const words = line.split(' ').flatMap((word, index, all) => (word === '' && index === all.length - 1 ? [''] : word.split(/(:+)/).filter((piece) => piece !== '')));
   const script = [
     `source <("${process.execPath}" "${BIN}" completion bash)`,
+    `COMP_LINE='${line}'`,
+    `COMP_POINT=${line.length}`,
     `COMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')})`,
     `COMP_CWORD=${words.length - 1}`,
     '_plants',
@@ -43,6 +48,36 @@ describe('plants completion', () => {
     expect(bashCompletes('plants auth status --', dir)).toEqual(['--base-url', '--token', '--timeout', '--json', '--help']);
     expect(bashCompletes('plants completion ', dir)).toEqual(['bash', 'zsh', 'fish']);
     expect(bashCompletes('plants list --format ', dir)).toEqual(['ndjson', 'csv']);
+  });
+
+  it('bash: a word with a colon (a URL) is one word, as plants reads it', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'garden.ndjson'), '');
+    await writeFile(join(dir, 'plants:2024.csv'), '');
+    // The URL is the value of --base-url, not the file argument: files are still offered after it.
+    expect(bashCompletes('plants import --base-url http://x:1 ', dir).sort()).toEqual(['garden.ndjson', 'plants:2024.csv']);
+    expect(bashCompletes('plants import --base-url http://x:1 g', dir)).toEqual(['garden.ndjson']);
+    expect(bashCompletes('plants import --base-url http://[::1]:8080 --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
+    expect(bashCompletes('plants login --base-url http://127.0.0.1:8080 --', dir)).toEqual(['--base-url', '--with-token', '--token', '--json', '--help']);
+    expect(bashCompletes('plants delete --base-url http://127.0.0.1:8080 --id 1 --on-missing ', dir)).toEqual(['fail', 'skip']);
+    // Completing a word with a colon in it: bash replaces only what follows its last ':'.
+    expect(bashCompletes('plants import plants:', dir)).toEqual([':2024.csv']);
+    expect(bashCompletes('plants import plants:2', dir)).toEqual(['2024.csv']);
+  });
+
+  it.runIf(hasShell('script'))('bash at a terminal: splits the line at colons, and the script puts it together again', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'garden.ndjson'), '');
+    const script = join(dir, 'plants.bash');
+    await writeFile(script, (await runPlants(['completion', 'bash'], isolatedEnv(dir))).stdout);
+    const offered = join(dir, 'offered');
+    await writeFile(
+      join(dir, 'rc'),
+      [`cd ${dir}`, `source ${script}`, `_plants_record() { _plants; printf '%s\\n' "\${COMPREPLY[@]}" > ${offered}; COMPREPLY=(); }`, 'complete -F _plants_record plants', "PS1='ready> '"].join('\n'),
+    );
+    // One TAB on the line, then the line cleared (Ctrl-U) and the shell left.
+    await onTerminal(`bash --rcfile ${join(dir, 'rc')} -i`, isolatedEnv(dir, { INPUTRC: '/dev/null' }), { after: 'ready> ', keys: 'plants import --base-url http://x:1 \t\u0015exit\r' });
+    expect((await readFile(offered, 'utf8')).split('\n').filter((word) => word !== '').sort()).toEqual(['garden.ndjson', 'plants.bash', 'rc']);
   });
 
   it('zsh and fish: a script for each, from the same declarations; another shell is a usage error', async () => {
