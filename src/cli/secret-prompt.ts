@@ -10,8 +10,9 @@ const MAX_CHARACTERS = 4096;
  * `interrupt()` (the terminal sends no SIGINT in raw mode).
  */
 export function readSecretLine(input: NodeJS.ReadStream, output: NodeJS.WritableStream, prompt: string, interrupt: () => void): Promise<string> {
-  output.write(prompt);
+  // Echo off before the prompt shows: keys typed as soon as it appears are never echoed.
   input.setRawMode(true);
+  output.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {
