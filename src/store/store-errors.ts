@@ -1,13 +1,23 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import { PlantsError } from '../core/errors.js';
+import { ioReason, isOutOfSpace } from './io-reason.js';
 
+/** A failure that left the store as it was: nothing was written, or what was is taken back. */
 export function storeIoError(path: string, action: string, error: unknown): PlantsError {
-  return new PlantsError('store_io', `could not ${action} the store ${path} (${reasonOf(error)})`, { cause: error });
+  return new PlantsError('store_io', `could not ${action} the store ${path}: ${ioReason(error)}`, {
+    cause: error,
+    ...unchangedHint(error),
+  });
+}
+
+/** For a failure that left the store as it was, and that more room would cure: what to do. */
+export function unchangedHint(error: unknown): { hint?: string } {
+  return isOutOfSpace(error) ? { hint: 'free some space on its file system and try again: the store is as it was' } : {};
 }
 
 /** A failure after the store may already hold the plants: they may or may not be stored. */
 export function storeMaybeWrittenError(path: string, action: string, error: unknown): PlantsError {
-  return new PlantsError('store_io', `could not ${action} the store ${path} (${reasonOf(error)}): the plants may or may not be stored`, {
+  return new PlantsError('store_io', `could not ${action} the store ${path}: ${ioReason(error)}; the plants may or may not be stored`, {
     cause: error,
     effect: 'unknown',
   });
@@ -35,10 +45,6 @@ export function statFile(path: string): BigIntStats | undefined {
   }
   if (!info.isFile()) throw notAFileError(path, info);
   return info;
-}
-
-function reasonOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
 export function storeCorruptError(path: string, why: string): PlantsError {

@@ -1,7 +1,8 @@
 import { lstatSync, mkdirSync, rmdirSync, utimesSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
-import { storeIoError } from './store-errors.js';
+import { ioReason } from './io-reason.js';
+import { storeIoError, unchangedHint } from './store-errors.js';
 
 export interface HeldLock {
   release(): void;
@@ -132,7 +133,10 @@ function retryDelayMs(attempt: number): number {
 }
 
 function lockError(lockPath: string, action: string, error: unknown): PlantsError {
-  return new PlantsError('store_io', `could not ${action} the lock ${lockPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  return new PlantsError('store_io', `could not ${action} the lock ${lockPath}: ${ioReason(error)}`, {
+    cause: error,
+    ...unchangedHint(error),
+  });
 }
 
 export function storeLockedError(path: string, cause?: unknown): PlantsError {

@@ -49,6 +49,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'one too many'], isolatedEnv(home));
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: could not (write|append to) the store .*\(ENOSPC\)/);
+    expect(result.stderr).toMatch(/^error: could not (write|append to) the store .*: no space left on device \(ENOSPC\)\nhint: free some space on its file system and try again: the store is as it was\n$/);
     expect(result.code).toBe(4);
     const ids = await storedIds(store);
     expect(ids.size).toBe(5_000 + (journalLines ?? 0));

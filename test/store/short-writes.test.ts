@@ -23,6 +23,11 @@ describe('the file store on a full disk', () => {
     fs.room = 100;
     await expect(store.addAll(batch(10, 10))).rejects.toMatchObject({ code: 'store_io', effect: 'none', message: expect.stringContaining('ENOSPC') });
     expect(await readFile(`${path}.journal`)).toEqual(before);
+    // Said in words, with what to do: the store is as it was.
+    await expect(store.addAll(batch(10, 10))).rejects.toMatchObject({
+      message: `could not append to the store ${path}.journal: no space left on device (ENOSPC)`,
+      hint: 'free some space on its file system and try again: the store is as it was',
+    });
     // Room again: the plants refused before are taken now, as if never sent.
     fs.room = Infinity;
     expect(await store.addAll(batch(10, 10))).toEqual(Array(10).fill('added'));
