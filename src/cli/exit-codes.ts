@@ -37,6 +37,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   store_corrupt: EXIT.unavailable,
   store_locked: EXIT.unavailable,
   store_io: EXIT.unavailable,
+  config_io: EXIT.unavailable,
   unavailable: EXIT.unavailable,
   request_timeout: EXIT.unavailable,
   outcome_unknown: EXIT.unavailable,
@@ -58,6 +59,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  usage error or invalid input, found before anything was sent
   3  authentication missing or refused (run plants login)
   4  the store could not be used: service unreachable, timed out or outside the contract,
-     or the local store file unreadable, not a plants store, or locked
+     or the local store file unreadable, not a plants store, or locked; or a file of
+     plants' own (the config file, the server's token file) could not be written
  70  internal error (a bug: please report it)
 130  plants import interrupted by Ctrl-C (143: SIGTERM), after its summary`;

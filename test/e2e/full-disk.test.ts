@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,29 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(result.code).toBe(0);
     const ids = await storedIds(store);
     expect(ids.size).toBe(5_001);
+  });
+
+  it('config set and login on a full disk: exit 4, no space left said in words, config.json as it was', async () => {
+    const dir = smallFileSystem(256 * 1024);
+    const env = isolatedEnv(await tempDir(), { PLANTS_CONFIG_DIR: dir });
+    expect((await runPlants(['config', 'set', 'timeout', '5'], env)).code).toBe(0);
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    fillUntil(dir, 0);
+    for (const argv of [
+      ['config', 'set', 'timeout', '7'],
+      ['login', '--token', 'token-on-a-full-disk', '--base-url', 'http://127.0.0.1:9'],
+    ]) {
+      const result = await runPlants(argv, env);
+      expect(result.stderr).toBe(
+        `error: could not write the config file ${join(dir, 'config.json')}: no space left on device (ENOSPC)\n` +
+          'hint: free some space on its file system and try again: the config file is as it was\n',
+      );
+      expect(result.code).toBe(4);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual(JSON.parse(before));
+      expect(readdirSync(dir).sort()).toEqual(['config.json', 'filler']);
+    }
+    const json = await runPlants(['config', 'set', 'timeout', '7', '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: 2013, code: 'config_io' });
   });
 
   it('import --local of 200,000 rows into 2 MiB: every row it counts as created is stored, exit 4', async () => {

@@ -110,7 +110,7 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
   const path = configPath(configDir);
   const document = readDocument(path);
   // Loaded here: reading the config is on every command's path, writing it is rare.
-  const { replaceFileSync } = await import('../../store/durable-file.js');
+  const [{ replaceFileSync }, { ownFileWriteError }] = await Promise.all([import('../../store/durable-file.js'), import('./own-file-error.js')]);
   const tokens = tokensOf(document, path);
   delete document.token;
   for (const [key, value] of Object.entries(change.values ?? {})) {
@@ -131,7 +131,6 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
     replaceFileSync(path, `${JSON.stringify(document, undefined, '\t')}\n`, { mode: 0o600 });
     return path;
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new PlantsError('usage', `cannot write the config file ${path} (${reason})`, { cause: error });
+    throw ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);
   }
 }
