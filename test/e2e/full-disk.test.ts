@@ -88,6 +88,21 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ error: 2013, code: 'config_io' });
   });
 
+  it('serve with no token, its data directory full: exit 4, no space left said in words, no temporary file left', async () => {
+    const dir = smallFileSystem(256 * 1024);
+    fillUntil(dir, 0);
+    const home = await tempDir();
+    const result = await runPlants(['serve', '--port', '0', '--store', join(home, 'plants.json')], isolatedEnv(home, { XDG_DATA_HOME: dir }));
+    const tokenFile = join(dir, 'plants', 'server-token');
+    expect(result.stderr).toBe(
+      `error: could not write the server token file ${tokenFile}: no space left on device (ENOSPC)\n` +
+        'hint: free some space on its file system and try again: the server token file is as it was\n',
+    );
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(join(dir, 'plants'))).toEqual([]);
+  });
+
   it('import --local of 200,000 rows into 2 MiB: every row it counts as created is stored, exit 4', async () => {
     const dir = smallFileSystem(2 * 1024 * 1024);
     const input = join(await tempDir(), 'rows.ndjson');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
-import { NODE_FS, syncDirectory, writeAllSync } from '../../store/durable-file.js';
+import { NODE_FS, RenamedNotDurable, syncDirectory, writeAllSync } from '../../store/durable-file.js';
+import { ownFileWriteError } from './own-file-error.js';
 import { checkToken } from './settings.js';
 
 /** Where `plants serve` keeps the token it made, when given none: one file in the data directory. */
@@ -36,30 +37,51 @@ function unusable(path: string, why: string): PlantsError {
 /**
  * The token `plants serve` accepts when given none: the one it made before, so that a saved
  * login survives a restart, else a new one, written (mode 0600, fsynced) where no other file is:
- * two servers starting at once both end up with the first one's token.
+ * two servers starting at once both end up with the first one's token. One that cannot be written
+ * (a full disk) is `config_io`, with no temporary file left behind.
  */
 export function keepServerToken(dataDir: string): { token: string; path: string; made: boolean } {
   const path = serverTokenPath(dataDir);
   const kept = readServerToken(dataDir);
   if (kept !== undefined) return { token: kept, path, made: false };
+  let made: boolean;
+  try {
+    made = linkNewToken(dataDir, path);
+  } catch (error) {
+    throw ownFileWriteError('the server token file', path, error, 'fix the data directory, or give plants serve its tokens with --token or PLANTS_SERVER_TOKENS');
+  }
+  return { token: readServerToken(dataDir) as string, path, made };
+}
+
+/**
+ * Writes a new token in full to a temporary file, and links it at `path` unless a file is there
+ * already (link, unlike rename, never replaces one): true if this one was linked.
+ */
+function linkNewToken(dataDir: string, path: string): boolean {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeAllSync(NODE_FS, fd, Buffer.from(`${randomBytes(24).toString('base64url')}\n`));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
   let made = true;
   try {
-    linkSync(temp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    made = false;
+    try {
+      writeAllSync(NODE_FS, fd, Buffer.from(`${randomBytes(24).toString('base64url')}\n`));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      made = false;
+    }
   } finally {
     unlinkSync(temp);
   }
-  syncDirectory(path);
-  return { token: readServerToken(dataDir) as string, path, made };
+  try {
+    syncDirectory(path);
+  } catch (error) {
+    throw new RenamedNotDurable(error);
+  }
+  return made;
 }
