@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, rmdirSync, utimesSync, type Stats } from 'node:fs
 import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
 import { ioReason } from './io-reason.js';
+import { makeDirectory } from './make-directory.js';
 import { storeIoError, unchangedHint } from './store-errors.js';
 
 export interface HeldLock {
@@ -31,7 +32,7 @@ const SAY_WAITING_AFTER_MS = 1000;
 export async function lockStore(path: string, waitMs: number, onWait?: () => void): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
   } catch (error) {
     throw storeIoError(path, 'create the directory of', error);
   }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, type SettingKey } from './settings.js';
@@ -110,7 +110,11 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
   const path = configPath(configDir);
   const document = readDocument(path);
   // Loaded here: reading the config is on every command's path, writing it is rare.
-  const [{ replaceFileSync }, { ownFileWriteError }] = await Promise.all([import('../../store/durable-file.js'), import('./own-file-error.js')]);
+  const [{ replaceFileSync }, { makeDirectory }, { ownFileWriteError }] = await Promise.all([
+    import('../../store/durable-file.js'),
+    import('../../store/make-directory.js'),
+    import('./own-file-error.js'),
+  ]);
   const tokens = tokensOf(document, path);
   delete document.token;
   for (const [key, value] of Object.entries(change.values ?? {})) {
@@ -124,7 +128,7 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
   if (tokens.size > 0) document.services = Object.fromEntries([...tokens].map(([url, token]) => [url, { token }]));
   else delete document.services;
   try {
-    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    makeDirectory(configDir, 0o700);
     // A directory made before, or by someone else's umask: the token is nobody else's business.
     if ((statSync(configDir).mode & 0o077) !== 0) chmodSync(configDir, 0o700);
     // Tab-indented, as conf wrote it: a file a person may read and edit.

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import { NODE_FS, RenamedNotDurable, syncDirectory, writeAllSync } from '../../store/durable-file.js';
+import { makeDirectory } from '../../store/make-directory.js';
 import { ownFileWriteError } from './own-file-error.js';
 import { checkToken } from './settings.js';
 
@@ -58,7 +59,7 @@ export function keepServerToken(dataDir: string): { token: string; path: string;
  * already (link, unlike rename, never replaces one): true if this one was linked.
  */
 function linkNewToken(dataDir: string, path: string): boolean {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDirectory(dataDir, 0o700);
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(temp, 'wx', 0o600);
   let made = true;
