@@ -1,9 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { onTerminal } from '../helpers/terminal.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // A name may hold anything the contract allows, escape sequences included: plants stores it
 // exactly, and shows it escaped wherever it prints it for people.
@@ -42,5 +44,35 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     expect(uncoloured(output)).toContain('2 failed');
     expect(output).toContain('\\u001b[2J');
     expect(output).not.toMatch(RAW);
+  });
+
+  it('a store path with an escape sequence is shown escaped by create, import, delete, the lock wait and serve', async () => {
+    const home = await tempDir();
+    const store = join(home, 'e\u001b[31mvil', 'x.json');
+    const shown = store.replace('\u001b', '\\u001b');
+    const input = join(home, 'rows.ndjson');
+    await writeFile(input, '{"id":2,"name":"b"}\n{"id":3,"name":"c"}\n');
+    const env = isolatedEnv(home, { PLANTS_STORE: store });
+    const plants = `${process.execPath} ${BIN}`;
+    const output = uncoloured(await onTerminal(`${plants} create --local --id 1 --name b; ${plants} import ${input} --local; ${plants} delete --local --id 1`, env));
+    expect(output).toContain(`Created plant 1 "b" in ${shown}\r\n`);
+    expect(output).toContain(`Imported 2 rows into ${shown} in`);
+    expect(output).toContain(`Deleted plant 1 from ${shown}\r\n`);
+    expect(output).not.toContain('\u001b[31mvil');
+    // Waiting for the lock a killed holder left (stale in a second and a half): said with the path escaped.
+    await mkdir(`${store}.lock`);
+    const touched = new Date(Date.now() - 8_500);
+    await utimes(`${store}.lock`, touched, touched);
+    const waiting = await runPlants(['create', '--local', '--id', '4', '--name', 'd'], env);
+    expect(waiting.stderr).toContain(`plants: waiting for ${shown}: another plants process holds its lock`);
+    expect(waiting.stderr).not.toContain('\u001b[31mvil');
+    const server = await startServer(home, ['--store', store]);
+    try {
+      await waitFor('the listening line', () => server.log().includes('listening'));
+      expect(server.log()).toContain(`plants serve: listening on ${server.url}, store ${shown}\n`);
+      expect(server.log()).not.toContain('\u001b[31mvil');
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -24,17 +24,18 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   const verb = result.dryRun ? 'Checked' : result.summary.verb;
-  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${result.target} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
+  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
   }
   const rejected = result.rejectsWritten ?? 0;
   if (result.rejects !== undefined && rejected > 0) {
-    const retry = result.done === 'created' ? `plants import ${result.rejects}` : `plants delete --from ${result.rejects}`;
-    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${result.rejects}: ${retry} retries ${rejected === 1 ? 'it' : 'them'}`);
+    const rejects = printable(result.rejects, Infinity);
+    const retry = result.done === 'created' ? `plants import ${rejects}` : `plants delete --from ${rejects}`;
+    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${retry} retries ${rejected === 1 ? 'it' : 'them'}`);
   }
-  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${problem}`);
+  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printable(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
     lines.push(`${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`);
     if (!result.dryRun) lines.push(style.dim('hint: the same import with --on-conflict skip imports the rest'));

@@ -1,3 +1,4 @@
+import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
 import type { AuthStatusResult } from './types.js';
@@ -5,11 +6,12 @@ import type { AuthStatusResult } from './types.js';
 /** One line per service on stdout, as data; what to do about a token that fails, on stderr. */
 export function renderHuman(result: AuthStatusResult, io: IOStreams): void {
   const style = io.stdoutStyle;
-  const width = Math.max(...result.services.map((service) => service.baseUrl.length));
+  const shown = (baseUrl: string) => printable(baseUrl, Infinity);
+  const width = Math.max(...result.services.map((service) => shown(service.baseUrl).length));
   for (const { baseUrl, token, source, status, message } of result.services) {
     const shownStatus = status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
-    io.stdout.write(`${baseUrl.padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`);
-    if (message !== undefined) io.stderr.write(`${baseUrl}: ${message}\n`);
+    io.stdout.write(`${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`);
+    if (message !== undefined) io.stderr.write(`${shown(baseUrl)}: ${printable(message, Infinity)}\n`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import type { ConfigResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
@@ -7,21 +8,21 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
   switch (result.action) {
     case 'list':
       for (const { key, value, source } of result.settings) {
-        io.stdout.write(`${key.padEnd(9)} ${value ?? style.dim('(not set)')}${source === null ? '' : style.dim(`  (${source})`)}\n`);
+        io.stdout.write(`${key.padEnd(9)} ${value === null ? style.dim('(not set)') : printable(value, Infinity)}${source === null ? '' : style.dim(`  (${source})`)}\n`);
       }
       return;
     case 'get':
-      if (result.setting.value !== null) io.stdout.write(`${result.setting.value}\n`);
+      if (result.setting.value !== null) io.stdout.write(`${printable(result.setting.value, Infinity)}\n`);
       return;
     case 'set':
     case 'unset':
-      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${result.service}`} in ${result.configPath}\n`);
+      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${printable(result.service, Infinity)}`} in ${printable(result.configPath, Infinity)}\n`);
       if (result.overriddenBy !== undefined) {
         io.stderr.write(`${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`);
       }
       return;
     case 'path':
-      io.stdout.write(`${result.path}\n`);
+      io.stdout.write(`${printable(result.path, Infinity)}\n`);
       return;
   }
 }

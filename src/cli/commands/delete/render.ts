@@ -1,3 +1,4 @@
+import { printable } from '../../../core/printable.js';
 import * as bulk from '../../bulk/render.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
@@ -5,7 +6,7 @@ import type { DeleteResult } from './types.js';
 
 export function renderHuman(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderHuman(result.bulk, io);
-  io.stdout.write(`${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${result.where}\n`);
+  io.stdout.write(`${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${printable(result.where, Infinity)}\n`);
 }
 
 export function renderJson(result: DeleteResult, io: IOStreams): void {

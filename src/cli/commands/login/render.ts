@@ -1,12 +1,13 @@
+import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import type { LoginResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
 
 export function renderHuman(result: LoginResult, io: IOStreams): void {
   const style = io.stderrStyle;
-  for (const warning of result.warnings) io.stderr.write(`${style.yellow('warning:')} ${warning}\n`);
-  const from = result.serverTokenFile === undefined ? '' : ` (the token of the local plants serve, from ${result.serverTokenFile})`;
-  io.stderr.write(`${style.green('Logged in')} to ${result.baseUrl}${from}: token saved in ${result.configPath} (readable by you only)\n`);
+  for (const warning of result.warnings) io.stderr.write(`${style.yellow('warning:')} ${printable(warning, Infinity)}\n`);
+  const from = result.serverTokenFile === undefined ? '' : ` (the token of the local plants serve, from ${printable(result.serverTokenFile, Infinity)})`;
+  io.stderr.write(`${style.green('Logged in')} to ${printable(result.baseUrl, Infinity)}${from}: token saved in ${printable(result.configPath, Infinity)} (readable by you only)\n`);
 }
 
 function toJson({ configPath, baseUrl, source, warnings }: LoginResult): unknown {

@@ -44,10 +44,10 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   const forget = kept === undefined ? undefined : recordWhereServed(ctx, address);
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
-  stderr.write(`plants serve: listening on ${address.url}, store ${shownStore}\n`);
+  stderr.write(`plants serve: listening on ${address.url}, store ${printable(shownStore, Infinity)}\n`);
   if (kept !== undefined) {
     // Never the token itself: a terminal's scrollback and a log are no place for it.
-    stderr.write(`plants serve: no token configured: accepting the one in ${kept.path}${kept.made ? ' (made now)' : ''}. Log in with:\n`);
+    stderr.write(`plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:\n`);
     stderr.write(`  plants login --base-url ${address.url}\n`);
     stderr.write(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)\n`);
   }
