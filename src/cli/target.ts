@@ -89,9 +89,24 @@ export function checkProxyVariables(env: Context['env']): void {
       url = undefined;
     }
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-      throw new PlantsError('usage', `${name} is not a proxy URL: ${JSON.stringify(value)} (expected e.g. http://proxy.example.com:3128)`, {
+      throw new PlantsError('usage', `${name} is not a proxy URL: ${JSON.stringify(maskCredentials(value))} (expected e.g. http://proxy.example.com:3128)`, {
         hint: `fix or unset ${name}`,
       });
     }
   }
+}
+
+/**
+ * A proxy URL as it may be shown, also one that does not parse: what stands before its last `@`
+ * (after the scheme) is a user name and password, shown as `user:***`, or `***` where there is no
+ * `:` (a token as the user name).
+ */
+export function maskCredentials(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at === -1) return value;
+  const scheme = value.indexOf('://');
+  const start = scheme !== -1 && scheme < at ? scheme + 3 : 0;
+  const colon = value.indexOf(':', start);
+  const shown = colon === -1 || colon > at ? '***' : `${value.slice(start, colon)}:***`;
+  return `${value.slice(0, start)}${shown}${value.slice(at)}`;
 }

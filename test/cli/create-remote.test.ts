@@ -209,6 +209,22 @@ describe('plants create (remote)', () => {
     expect(t.stderr()).toBe(`error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`);
     expect(service.requests).toHaveLength(0);
   });
+
+  it.each([
+    ['HTTP_PROXY', 'http://user:s3cret@[bad', 'http://user:***@[bad'],
+    ['https_proxy', 'user:s3cret@proxy:3128', 'user:***@proxy:3128'],
+    ['HTTPS_PROXY', 'ftp://s3cret@proxy:21', 'ftp://***@proxy:21'],
+    ['http_proxy', 'http://us:er:s3c@ret@', 'http://us:***@'],
+  ])('refuses %s=%s naming it, with its password masked', async (name, value, shown) => {
+    const t = await remote({ [name]: value });
+    expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
+    expect(t.stderr()).toBe(`error: ${name} is not a proxy URL: "${shown}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`);
+    const json = await remote({ [name]: value });
+    expect(await json.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(2);
+    expect(json.stdout()).toContain(shown);
+    expect(t.stderr() + json.stdout() + json.stderr()).not.toMatch(/s3c/);
+    expect(service.requests).toHaveLength(0);
+  });
 });
 
 /** A port on 127.0.0.1 that nothing listens on. */
