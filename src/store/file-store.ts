@@ -1,5 +1,6 @@
 import { openSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { PlantsError } from '../core/errors.js';
 import { IdMap } from '../core/id-map.js';
 import { canonicalPlant, encodePlant } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
@@ -68,6 +69,14 @@ export class FileStore implements PlantStore {
   private readonly journalLines: JournalLines;
   private readonly fs: FileSystem;
   private snapshot: Snapshot | undefined;
+  /**
+   * Set by a fold that failed before its rename (a full disk: the store file and the journal are as
+   * they were, and the write appended instead): the journal it was to fold, and the lines that
+   * journal must outgrow, another threshold's worth, before a fold is tried again. Until then writes
+   * only append, where each would otherwise rewrite the whole store file to fail again. A fold that
+   * succeeds clears it; another journal (another process folded) leaves it without effect.
+   */
+  private foldPostponed: { journal: bigint | undefined; untilLines: number } | undefined;
   /** One call at a time in this process: each sees the store as the one before left it. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -188,8 +197,7 @@ export class FileStore implements PlantStore {
    */
   private async append(before: Snapshot, lines: string[], changes: { id: bigint; line: string | null }[]): Promise<void> {
     if (lines.length === 0) return;
-    const tooLarge = before.journal.lines + lines.length > Math.max(this.options.foldAt ?? 10_000, before.base.size);
-    const snapshot = tooLarge ? this.fold(before) : before;
+    const snapshot = before.journal.lines + lines.length > this.foldsPast(before) ? this.fold(before) : before;
     const { journal } = snapshot;
     // Where each line will start: the append cuts any torn tail back to the whole lines first.
     const starts: number[] = [];
@@ -206,10 +214,26 @@ export class FileStore implements PlantStore {
   }
 
   /**
+   * The journal lines past which a write folds first: more than `foldAt` and than the store file
+   * has plants, so that folds come at doubling sizes; later, after a fold that failed.
+   */
+  private foldsPast(snapshot: Snapshot): number {
+    const postponed = this.foldPostponed;
+    const threshold = this.foldThreshold(snapshot);
+    return postponed !== undefined && postponed.journal === snapshot.stamp.journal.ino ? Math.max(threshold, postponed.untilLines) : threshold;
+  }
+
+  private foldThreshold(snapshot: Snapshot): number {
+    return Math.max(this.options.foldAt ?? 10_000, snapshot.base.size);
+  }
+
+  /**
    * Writes the plants of the snapshot into a new store file, in id order (the store file's lines,
    * the journal's where it has one, none where it deleted one), replaces the store file with it,
    * and removes the journal. Returns the snapshot that follows, which is also kept: the new file
-   * and an empty journal.
+   * and an empty journal. A fold is an optimisation: one that fails before its rename (ENOSPC, EIO)
+   * changed nothing, so it returns the snapshot as it was, for the write to append to, and is not
+   * tried again for a while (foldPostponed). One that fails after it fails the write.
    */
   private fold(snapshot: Snapshot): Snapshot {
     const ids = journalIds(snapshot.journal);
@@ -220,8 +244,13 @@ export class FileStore implements PlantStore {
       replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs });
     } catch (error) {
       if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
-      throw storeIoError(this.path, 'write', error);
+      // A store file or journal that could not be read says so itself; a bug fails the write as before.
+      if (error instanceof PlantsError) throw error;
+      if (!isFileSystemError(error)) throw storeIoError(this.path, 'write', error);
+      this.foldPostponed = { journal: snapshot.stamp.journal.ino, untilLines: snapshot.journal.lines + this.foldThreshold(snapshot) };
+      return snapshot;
     }
+    this.foldPostponed = undefined;
     // From here the new file holds every plant: what follows must not report them as not stored.
     this.forget();
     this.appender.close();
@@ -291,6 +320,11 @@ export class FileStore implements PlantStore {
 
 /** The line of a journal op: from the journal file where it is a position. */
 type LineOf = (op: Exclude<JournalOp, null>) => string;
+
+/** A failure of a file system call (ENOSPC, EIO…), as node:fs throws it: not a bug. */
+function isFileSystemError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
 
 function sameStamp(a: Stamp, b: Stamp): boolean {
   return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;

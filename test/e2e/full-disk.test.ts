@@ -27,6 +27,29 @@ async function fullStore(size: number, count: number, free: number): Promise<{ d
   return { dir, store };
 }
 
+const journalOf = (lines: NewPlant[]) => lines.map((plant) => `{"id":${plant.id},"name":"${plant.name}","tag":"${plant.tag}"}\n`).join('');
+
+/** Lines that pad a journal to whole pages. */
+const PADDING_LINES = 5;
+
+/**
+ * A journal of `count` plants and PADDING_LINES more, their names as long as it takes for the
+ * journal to end on a page boundary (4 KiB): where a file system is full, not one more line fits.
+ */
+function pageFilling(count: number, from: number): string {
+  const journal = journalOf(plants(count, from));
+  // A padding line is 41 bytes and its name (ids of 6 digits), at most 1,000 characters.
+  const short = 4096 - (Buffer.byteLength(journal) % 4096);
+  const lacking = short < PADDING_LINES * 41 ? short + 4096 : short;
+  const padding = Array.from({ length: PADDING_LINES }, (_, i) => {
+    const name = 'x'.repeat(Math.floor(lacking / PADDING_LINES) - 41 + (i === 0 ? lacking % PADDING_LINES : 0));
+    return `{"id":${from + count + i},"name":"${name}","tag":"seedling"}\n`;
+  });
+  const text = journal + padding.join('');
+  if (Buffer.byteLength(text) % 4096 !== 0) throw new Error(`the journal is ${Buffer.byteLength(text)} bytes, not whole pages`);
+  return text;
+}
+
 async function storedIds(store: string): Promise<Set<bigint>> {
   return new Set((await storedPlants(store)).keys());
 }
@@ -39,12 +62,13 @@ afterEach(async () => {
 
 describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
   it.each([
-    ['with no room for a line', 0, undefined],
-    ['with 64 KiB free, where the journal must first be folded into the store file', 64 * 1024, 10_000],
-  ])('create --local into a 5,000-plant store %s fails with exit 4 and loses nothing', async (_how, free, journalLines) => {
+    ['with no room for a line', undefined],
+    ['with no room for a line, where the journal must first be folded into the store file (the fold fails, then the append)', 10_000],
+  ])('create --local into a 5,000-plant store %s fails with exit 4 and loses nothing', async (_how, journalLines) => {
     const { dir, store } = await fullStore(1024 * 1024, 5_000, 1024 * 1024);
-    if (journalLines !== undefined) writeFileSync(`${store}.journal`, plants(journalLines, 100_000).map((plant) => `{"id":${plant.id},"name":"${plant.name}","tag":"${plant.tag}"}\n`).join(''));
-    fillUntil(dir, free);
+    // Its last page full too: no line fits in it.
+    if (journalLines !== undefined) writeFileSync(`${store}.journal`, pageFilling(journalLines, 100_000));
+    fillUntil(dir, 0);
     const home = await tempDir();
     const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'one too many'], isolatedEnv(home));
     expect(result.stdout).toBe('');
@@ -52,9 +76,25 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(result.stderr).toMatch(/^error: could not (write|append to) the store .*: no space left on device \(ENOSPC\)\nhint: free some space on its file system and try again: the store is as it was\n$/);
     expect(result.code).toBe(4);
     const ids = await storedIds(store);
-    expect(ids.size).toBe(5_000 + (journalLines ?? 0));
+    expect(ids.size).toBe(5_000 + (journalLines === undefined ? 0 : journalLines + PADDING_LINES));
     expect(ids.has(4_999n)).toBe(true);
     expect(ids.has(-1n)).toBe(false);
+  });
+
+  it('create --local at the fold threshold with 64 KiB free: the fold does not fit, its line does: created, exit 0, the store file untouched', async () => {
+    const { dir, store } = await fullStore(1024 * 1024, 5_000, 1024 * 1024);
+    writeFileSync(`${store}.journal`, journalOf(plants(10_000, 100_000)));
+    const file = readFileSync(store);
+    fillUntil(dir, 64 * 1024);
+    const result = await runPlants(['create', '--local', '--store', store, '--id', '-1', '--name', 'one too many'], isolatedEnv(await tempDir()));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(readFileSync(store)).toEqual(file);
+    expect(readdirSync(dir).sort()).toEqual(['filler', 'plants.json', 'plants.json.journal']);
+    const ids = await storedIds(store);
+    expect(ids.size).toBe(15_001);
+    expect(ids.has(4_999n)).toBe(true);
+    expect(ids.has(-1n)).toBe(true);
   });
 
   it('create --local with room for its line only: created, exit 0, every plant there', async () => {

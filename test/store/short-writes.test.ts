@@ -1,9 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
+import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
 import { FileStore } from '../../src/store/file-store.js';
+import { encodeStore } from '../../src/store/store-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
+import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -62,5 +65,74 @@ describe('the file store on a full disk', () => {
     await store.addAll(batch(100, 60));
     await store.close();
     expect([...(await storedPlants(path)).keys()]).toEqual(ids(0, 160).filter((id) => id !== 7n));
+  });
+
+  it('a fold that fails before its rename lets the write append, and is not tried again for another threshold of lines', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    await writeFile(path, encodeStore(batch(0, 5)));
+    // The fold's temporary file finds the disk full; the journal, where a line still fits, does not.
+    const folds = { tried: 0 };
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        if (flags === 'wx') {
+          folds.tried += 1;
+          throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
+        }
+        return NODE_FS.openSync(file, flags, mode);
+      }) as FileSystem['openSync'],
+    };
+    const store = await FileStore.open(path, { fs, foldAt: 10 });
+    const file = await readFile(path);
+    expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
+    expect(folds.tried).toBe(0);
+    // The 11th journal line is past the threshold (10): the fold is tried, fails, and the plant is appended.
+    expect(await store.addAll(batch(110, 1))).toEqual(['added']);
+    expect(folds.tried).toBe(1);
+    // Nine more writes bring the journal to 20 lines, another threshold's worth: no fold tried meanwhile.
+    for (let i = 111; i < 120; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
+    expect(folds.tried).toBe(1);
+    expect(await store.addAll(batch(120, 1))).toEqual(['added']);
+    expect(folds.tried).toBe(2);
+    await store.close();
+    expect(await readFile(path)).toEqual(file);
+    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(21);
+    expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 5), ...ids(100, 21)]);
+  });
+
+  it.runIf(canMount)('on a real tmpfs: a write at the fold threshold with room for its line only is stored, and later ones try no fold', async () => {
+    const dir = smallFileSystem(1024 * 1024);
+    const path = join(dir, 'plants.json');
+    await writeFile(path, encodeStore(batch(0, 50)));
+    const folds = { tried: 0 };
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        if (flags === 'wx') folds.tried += 1;
+        return NODE_FS.openSync(file, flags, mode);
+      }) as FileSystem['openSync'],
+    };
+    const store = await FileStore.open(path, { fs, foldAt: 100 });
+    await store.addAll(batch(100, 100));
+    const file = await readFile(path);
+    // 100 short lines take part of one page: the next lines fit in it, a new store file does not.
+    fillUntil(dir, 0);
+    expect(await store.addAll(batch(200, 1))).toEqual(['added']);
+    expect(folds.tried).toBe(1);
+    for (let i = 201; i < 221; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
+    expect(folds.tried).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual(['filler', 'plants.json', 'plants.json.journal']);
+    expect(await readFile(path)).toEqual(file);
+    // Room again: at the next threshold (200 lines past the failed fold's 100), the fold is done.
+    await unlink(join(dir, 'filler'));
+    await store.addAll(batch(221, 79));
+    expect(folds.tried).toBe(1);
+    await store.addAll(batch(300, 1));
+    expect(folds.tried).toBe(2);
+    // Folded: the journal holds only the line of the write that folded it.
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.journal']);
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":300,"name":"plant 300"}\n');
+    await store.close();
+    expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 50), ...ids(100, 201)]);
   });
 });
