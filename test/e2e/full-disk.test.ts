@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,7 +165,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     ['appending to the journal', 30_000, 200 * 1024, false],
     ['folding the journal into the store file', 2_000, 1_600 * 1024, true],
   ])('serve (%s) on a store of %i plants: every plant answered 200 is stored, the rest get 503 with an Error body', async (_how, count, free, folds) => {
-    const { store } = await fullStore(4 * 1024 * 1024, count, free);
+    const { dir, store } = await fullStore(4 * 1024 * 1024, count, free);
     const home = await tempDir();
     const server = await startServer(home, ['--store', store]);
     servers.push(server);
@@ -193,9 +193,33 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
+    // Room again: the next plant is stored, and the log says the outage is over.
+    unlinkSync(join(dir, 'filler'));
+    const again = await pool.request({
+      method: 'POST',
+      path: '/plants',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: '{"id":-1,"name":"after the outage"}',
+    });
+    await again.body.text();
+    expect(again.statusCode).toBe(200);
+    acknowledged.push(-1n);
     await pool.close();
     await server.stop('SIGTERM');
     expect([...refusals.keys()]).toEqual(['503']);
+    // Under --quiet, a line as each outage starts (its error, then what the server does about it)
+    // and one as it ends, counting the requests refused meanwhile: not a line per refused request.
+    const log = server.log().split('\n');
+    const errors = log.filter((line) => / error: could not (write|append to) the store .*: no space left on device \(ENOSPC\)$/.test(line));
+    const starts = log.filter((line) => line.endsWith(' plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged'));
+    const ends = log.flatMap((line) => /plants serve: the store takes writes again; (\d+) requests? (?:was|were) refused with 503 meanwhile$/.exec(line)?.[1] ?? []);
+    expect(starts.length).toBeGreaterThan(0);
+    expect(errors.length).toBe(starts.length);
+    expect(ends.length).toBe(starts.length);
+    expect(ends.reduce((sum, refused) => sum + Number(refused), 0)).toBe(refusals.get('503'));
+    expect(log.filter((line) => line.includes(' error: ')).length).toBe(starts.length);
+    // Before, a line per refused request: more lines than 503s.
+    expect(log.length).toBeLessThan((refusals.get('503') ?? 0) / 4);
     expect(acknowledged.length).toBeGreaterThan(0);
     const ids = await storedIds(store);
     const lost = acknowledged.filter((id) => !ids.has(id));

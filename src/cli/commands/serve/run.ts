@@ -15,7 +15,7 @@ import type { ServeOptions, ServeResult } from './types.js';
 export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
-  const { BatchingStore, createPlantServer, listen, stopServer } = await import('../../../server/index.js');
+  const { BatchingStore, createPlantServer, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
   const location = await storeLocation(options, ctx);
   const { tokens, kept } = serverTokens(options, ctx);
   // Read now: a store that is not ours, or a database that is down, stops the server before it
@@ -25,12 +25,18 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   const store = new BatchingStore(await ctx.openStore(location), location.kind === 'postgres' ? Math.min(2, options.pool) : 1);
   const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  const at = () => new Date(ctx.now()).toISOString();
+  // The server's own failures (store trouble, bugs) are reported even with --quiet; a store that
+  // keeps failing, once as it starts and once as it ends.
+  const outage = new StoreOutage(
+    (error) => log(`${at()} error: ${printable(error instanceof Error ? error.message : String(error), Infinity)}`),
+    (line) => log(`${at()} ${line}`),
+  );
   const server = createPlantServer({
-    store,
+    store: watchWrites(store, () => outage.wrote()),
     tokens,
     ...(options.quiet ? {} : { log }),
-    // The server's own failures (store trouble, bugs) are reported even with --quiet.
-    onUnexpectedError: (error) => log(`${new Date(ctx.now()).toISOString()} error: ${printable(error instanceof Error ? error.message : String(error), Infinity)}`),
+    onUnexpectedError: (error) => outage.failed(error),
   });
   let address;
   try {

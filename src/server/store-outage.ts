@@ -1,0 +1,66 @@
+import type { PlantStore } from '../core/store.js';
+import { failureFor } from './failures.js';
+
+/**
+ * What the log says of a store that cannot be used (a full disk, a lock held too long): the first
+ * failure, once, and once a write succeeds again, how many requests were refused with 503
+ * meanwhile; not a line per refused request, which on a full disk was thousands a second, also
+ * under --quiet. Failures that are not the store's (bugs, 500s) are each reported as before.
+ */
+export class StoreOutage {
+  /** Since the first refused request; undefined while the store works. */
+  private outage: { refused: number } | undefined;
+
+  /**
+   * `report` says a failure as the log always has; `say` writes a line of the outage's own.
+   */
+  constructor(
+    private readonly report: (error: unknown) => void,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing. */
+  failed(error: unknown): void {
+    if (failureFor(error).failure.status !== 503) {
+      this.report(error);
+      return;
+    }
+    if (this.outage !== undefined) {
+      this.outage.refused += 1;
+      return;
+    }
+    this.outage = { refused: 1 };
+    this.report(error);
+    this.say('plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged');
+  }
+
+  /** A write that changed the store: the outage, if any, is over. */
+  wrote(): void {
+    if (this.outage === undefined) return;
+    const { refused } = this.outage;
+    this.outage = undefined;
+    this.say(`plants serve: the store takes writes again; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`);
+  }
+}
+
+/**
+ * `store`, telling `onWritten` of each write that changed it (a plant added or deleted): one that
+ * only found duplicates or absent ids wrote nothing, so it proves nothing of the disk.
+ */
+export function watchWrites(store: PlantStore, onWritten: () => void): PlantStore {
+  return {
+    async addAll(plants) {
+      const outcomes = await store.addAll(plants);
+      if (outcomes.includes('added')) onWritten();
+      return outcomes;
+    },
+    async deleteAll(ids) {
+      const outcomes = await store.deleteAll(ids);
+      if (outcomes.includes('deleted')) onWritten();
+      return outcomes;
+    },
+    get: (id) => store.get(id),
+    list: (query) => store.list(query),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { PlantsError } from '../../src/core/errors.js';
+import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+
+const FULL = new PlantsError('store_io', 'could not append to the store /s.json.journal: no space left on device (ENOSPC)');
+
+function outageLog() {
+  const reported: unknown[] = [];
+  const said: string[] = [];
+  const outage = new StoreOutage((error) => reported.push(error), (line) => said.push(line));
+  return { outage, reported, said };
+}
+
+describe('the log of a store that cannot be used', () => {
+  it('reports the first refused request, counts the rest, and says so once a write succeeds', () => {
+    const { outage, reported, said } = outageLog();
+    outage.wrote();
+    expect(said).toEqual([]);
+    for (let i = 0; i < 1000; i += 1) outage.failed(FULL);
+    expect(reported).toEqual([FULL]);
+    expect(said).toEqual(['plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged']);
+    outage.wrote();
+    outage.wrote();
+    expect(said.slice(1)).toEqual(['plants serve: the store takes writes again; 1000 requests were refused with 503 meanwhile']);
+    // A new outage is reported anew.
+    outage.failed(FULL);
+    outage.wrote();
+    expect(reported).toEqual([FULL, FULL]);
+    expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
+  });
+
+  it('reports every failure that is not the store being unusable: bugs, and a write whose effect is unknown', () => {
+    const { outage, reported, said } = outageLog();
+    const unknown = new PlantsError('store_io', 'could not fsync the directory of the store /s.json: EIO', { effect: 'unknown' });
+    const bug = new TypeError('boom');
+    outage.failed(FULL);
+    for (const error of [unknown, bug, unknown, bug]) outage.failed(error);
+    expect(reported).toEqual([FULL, unknown, bug, unknown, bug]);
+    outage.wrote();
+    expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
+  });
+
+  it('counts as a write only a call that added or deleted a plant', async () => {
+    let written = 0;
+    const store = watchWrites(new MemoryStore(), () => (written += 1));
+    expect(await store.addAll([{ id: 1n, name: 'a' }])).toEqual(['added']);
+    expect(written).toBe(1);
+    expect(await store.addAll([{ id: 1n, name: 'again' }])).toEqual(['duplicate']);
+    expect(await store.deleteAll([2n])).toEqual(['absent']);
+    expect(await store.get(1n)).toEqual({ id: 1n, name: 'a' });
+    expect(written).toBe(1);
+    expect(await store.deleteAll([1n])).toEqual(['deleted']);
+    expect(written).toBe(2);
+    await store.close();
+  });
+});
