@@ -251,5 +251,12 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed: 
       yield run;
     }
   }
+  if (state === 'in-element' && depth === 0 && !inString) {
+    // Input that ends inside the array, after an element that is whole: a row like the others,
+    // not dropped without a word before the error below. One cut short is what that error names.
+    const last = [{ bytes: pending.take(), line: elementLine }];
+    handOut(consumed, last, base);
+    yield last;
+  }
   if (state !== 'after-array') throw unreadable(state === 'before-array' ? 'the JSON input is empty: expected an array of plants' : 'not valid JSON: the array is never closed');
 }
