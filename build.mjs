@@ -9,8 +9,23 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
 const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+
+/**
+ * The CLI imports package.json for its version (src/cli/process-context.ts): the bundle gets that
+ * alone, not the scripts and devDependencies of the whole file. (A named import of `version`,
+ * which esbuild would tree-shake, is refused by tsc under "module": "NodeNext".)
+ */
+const packageVersionOnly = {
+  name: 'package-version-only',
+  setup(plugin) {
+    const path = resolve('package.json');
+    const { version } = JSON.parse(readFileSync(path, 'utf8'));
+    plugin.onLoad({ filter: /[/\\]package\.json$/ }, (args) => (args.path === path ? { contents: JSON.stringify({ version }), loader: 'json' } : undefined));
+  },
+};
 
 await rm('dist', { recursive: true, force: true });
 const { metafile } = await build({
@@ -22,6 +37,7 @@ const { metafile } = await build({
   outdir: 'dist/esm',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  plugins: [packageVersionOnly],
 });
 // Written before the second step on purpose: esbuild then converts the files under dist/ with the
 // interop of compiled ES modules, in which a chunk's default export stays its default export.

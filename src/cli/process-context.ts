@@ -1,5 +1,6 @@
 import envPaths from 'env-paths';
-// Inlined by the bundler: no file to find or read at start-up.
+// Inlined by the bundler: no file to find or read at start-up. Its version only: the bundle holds
+// nothing else of the file (build.mjs).
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context } from './context.js';
 import { fstatSync, readFileSync } from 'node:fs';

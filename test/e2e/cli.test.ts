@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, finished, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/temp.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const TOKEN = 'e2e-secret-token-5f4dcc3b5aa765d61d8327deb882cf99';
 
@@ -17,6 +20,15 @@ afterAll(async () => {
 });
 
 describe('bin/plants.cjs', () => {
+  it('holds the version of package.json, and nothing else of it (its devDependencies, its scripts)', async () => {
+    const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const version = await runPlants(['--version'], isolatedEnv(await tempDir()));
+    expect(version.stdout).toBe(`${packageJson.version}\n`);
+    const bundled = (await readdir(join(ROOT, 'dist'), { recursive: true })).filter((name) => name.endsWith('.js'));
+    expect(bundled).toContain(join('cli', 'main.js'));
+    for (const name of bundled) expect(await readFile(join(ROOT, 'dist', name), 'utf8')).not.toMatch(/devDependencies|"prepack"/);
+  });
+
   it('prints its version and help, exit 0', async () => {
     const home = await tempDir();
     const version = await runPlants(['--version'], isolatedEnv(home));
