@@ -45,7 +45,7 @@ export interface JournalRead {
  * a read up to there) into `ops`. No journal: nothing.
  */
 export function readJournal(path: string, from: number, ops: JournalOps): JournalRead {
-  if (statFile(path) === undefined) return { lines: 0, wholeBytes: 0 };
+  if (statFile(path, 'journal') === undefined) return { lines: 0, wholeBytes: 0 };
   let bytes: Buffer;
   try {
     const fd = openSync(path, 'r');
@@ -154,7 +154,7 @@ export interface JournalFile {
 }
 
 export function statJournal(path: string): JournalFile {
-  const info = statFile(path);
+  const info = statFile(path, 'journal');
   return info === undefined ? { ino: undefined, size: 0 } : { ino: info.ino, size: Number(info.size) };
 }
 

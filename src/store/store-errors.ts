@@ -23,9 +23,21 @@ export function storeMaybeWrittenError(path: string, action: string, error: unkn
   });
 }
 
-/** A store (or its journal or lock) path that names something other than a file: a FIFO, a socket, a device, a directory. */
-export function notAFileError(path: string, info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): PlantsError {
+/** The files of a store: the store file, and its journal beside it (journal.ts). */
+export type StorePart = 'store file' | 'journal';
+
+/**
+ * A store file or journal path that names something other than a file: a FIFO, a socket, a
+ * device, a directory. The store file's path is the user's choice (--store); the journal's is
+ * ours, beside it, so what is in its way is named, to be moved.
+ */
+export function notAFileError(path: string, info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }, part: StorePart = 'store file'): PlantsError {
   const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+  if (part === 'journal') {
+    return new PlantsError('store_io', `${path} is ${kind}, not a store's journal; nothing was read or written`, {
+      hint: 'plants keeps the journal of the store at that path: rename or remove what is there, then try again',
+    });
+  }
   return new PlantsError('store_io', `${path} is ${kind}, not a store file; nothing was read or written`, {
     hint: 'point --store (or PLANTS_STORE) at a regular file, or at a path where none exists yet',
   });
@@ -35,7 +47,7 @@ export function notAFileError(path: string, info: { isDirectory(): boolean; isFI
  * A store file's (or journal's) stat, undefined when there is none. Anything but a regular file is
  * refused before it is opened: reading a FIFO would wait for a writer forever, past every signal.
  */
-export function statFile(path: string): BigIntStats | undefined {
+export function statFile(path: string, part: StorePart = 'store file'): BigIntStats | undefined {
   let info: BigIntStats;
   try {
     info = statSync(path, { bigint: true });
@@ -43,7 +55,7 @@ export function statFile(path: string): BigIntStats | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw storeIoError(path, 'read', error);
   }
-  if (!info.isFile()) throw notAFileError(path, info);
+  if (!info.isFile()) throw notAFileError(path, info, part);
   return info;
 }
 

@@ -32,6 +32,20 @@ describe('the store path: a regular file or nothing yet', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('a FIFO where the journal goes is named, to be moved (exit 4), not the store path', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    execFileSync('mkfifo', [`${store}.journal`]);
+    const started = Date.now();
+    const result = await runPlants(['create', '--local', '--store', store, '--id', '1', '--name', 'Fern'], isolatedEnv(home));
+    expect(result.stderr).toBe(
+      `error: ${store}.journal is a FIFO, not a store's journal; nothing was read or written\n` +
+        'hint: plants keeps the journal of the store at that path: rename or remove what is there, then try again\n',
+    );
+    expect(result.code).toBe(4);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('follows a dangling symlink and creates the store at its target (and the target\'s directory), never replacing the link', async () => {
     const home = await tempDir();
     const link = join(home, 'plants.json');
