@@ -47,13 +47,13 @@ export function readCreateAnswer(answer: RawAnswer): Plant {
     if (plant.success) return plant.data;
     throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
   }
-  throw failureOf(answer, 'the plant', 'created');
+  throw failureOf(answer, 'the plant', 'created', { unknown: 'the plant may or may not have been created' });
 }
 
 /** GET /plants/{id}: the plant of a 200 (its id exact: read losslessly), undefined for a 404. */
 export function readPlantAnswer(answer: RawAnswer, id: bigint): NewPlant | undefined {
   if (answer.status === 404 && isError(answer.text)) return undefined;
-  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', 'GET /plants/{id}');
+  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', { extension: 'GET /plants/{id}' });
   const plant = plantOf(tryParse(answer.text, parseJson));
   if (plant === undefined || plant.id !== id) throw outsideContract(answer.status, answer.text, `the body is not the plant ${id}`);
   return plant;
@@ -61,7 +61,7 @@ export function readPlantAnswer(answer: RawAnswer, id: bigint): NewPlant | undef
 
 /** GET /plants: the page of a 200, every plant's id exact. */
 export function readPageAnswer(answer: RawAnswer): NewPlant[] {
-  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', 'GET /plants');
+  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', { extension: 'GET /plants' });
   const page = tryParse(answer.text, parseJson);
   if (!Array.isArray(page)) throw outsideContract(answer.status, answer.text, 'the body is not an array of plants');
   return page.map((entry: unknown) => {
@@ -75,7 +75,7 @@ export function readPageAnswer(answer: RawAnswer): NewPlant[] {
 export function readDeleteAnswer(answer: RawAnswer): DeleteOutcome {
   if (answer.status === 204) return 'deleted';
   if (answer.status === 404 && isError(answer.text)) return 'absent';
-  throw failureOf(answer, 'the deletion', 'done', 'DELETE /plants/{id}');
+  throw failureOf(answer, 'the deletion', 'done', { extension: 'DELETE /plants/{id}', unknown: 'the plant may or may not have been deleted' });
 }
 
 /** POST /plants of `{}`: a 400 Error is the body refused past the token; 401 or 403, the token refused. */
@@ -89,9 +89,10 @@ export function readTokenCheckAnswer(answer: RawAnswer): 'accepted' | 'refused' 
 /**
  * The failure an answer other than the expected one means, for a request about `what`, which was
  * not `done` when the service says so. `extension` names an operation beyond the contract: a
- * service that has only the contract's POST answers it 404 or 405.
+ * service that has only the contract's POST answers it 404 or 405. `unknown` says, for a request
+ * that changes the store, what may have happened where the answer does not tell.
  */
-function failureOf(answer: RawAnswer, what: string, done: string, extension?: string): PlantsError {
+function failureOf(answer: RawAnswer, what: string, done: string, { extension, unknown }: { extension?: string; unknown?: string } = {}): PlantsError {
   const { status, text } = answer;
   const error = ErrorBodySchema.safeParse(tryParse(text, parseJson));
   const detail = error.success ? `: ${printable(error.data.message)}` : '';
@@ -112,7 +113,9 @@ function failureOf(answer: RawAnswer, what: string, done: string, extension?: st
     });
   }
   if (status >= 300 && status < 400 && answer.location !== undefined) {
-    return new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(answer.location, 200)}, which plants does not follow`, {
+    // A request answered with a redirect was processed, or not, as the service chose.
+    const effect = unknown === undefined ? '' : `: ${unknown}`;
+    return new PlantsError('bad_response', `the service answered HTTP ${status}, a redirect to ${printable(answer.location, 200)}, which plants does not follow${effect}`, {
       hint: 'if the service has moved, point --base-url (or plants config set base-url) at its new address',
       effect: 'unknown',
     });

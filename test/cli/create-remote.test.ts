@@ -99,6 +99,7 @@ describe('plants create (remote)', () => {
     [{ status: 200, body: '{"nom":"Fern"}' }, 'the service answered HTTP 200 (the body is not a Plant) with “{"nom":"Fern"}”'],
     [{ status: 400, body: '{"oops":true}' }, 'the service answered HTTP 400 (the body is not an Error) with “{"oops":true}”'],
     [{ status: 302, body: '', headers: { location: '/elsewhere' } }, 'the service answered HTTP 302, a redirect to /elsewhere, which plants does not follow'],
+    [{ status: 301, body: '', headers: { location: 'https://new.example.com/plants' } }, 'the service answered HTTP 301, a redirect to https://new.example.com/plants, which plants does not follow: the plant may or may not have been created\n'],
     [{ status: 500, body: 'x\u001b[31mred\ny'.repeat(30) }, 'the service answered HTTP 500 with “x\\u001b[31mred\\nyx'],
   ])('reports an answer outside the contract as a server error (exit 4): %j', async (answer, message) => {
     service.answer(answer);

@@ -135,6 +135,15 @@ describe('plants list', () => {
 });
 
 describe('plants get and plants delete', () => {
+  it('a delete answered with a redirect (exit 4) may or may not have deleted the plant, and says so', async () => {
+    const fake = await fakeService();
+    fakes.push(fake);
+    fake.answer({ status: 307, body: '', headers: { location: '/moved/plants/1' } });
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    expect(await t.run('delete', '--id', '1')).toBe(4);
+    expect(t.stderr()).toContain('error: the service answered HTTP 307, a redirect to /moved/plants/1, which plants does not follow: the plant may or may not have been deleted\n');
+  });
+
   it('get shows a plant by id (exit 0), and a clear message for none (exit 1); the same on a service', async () => {
     const t = await localStoreWith(ODD);
     expect(await t.run('get', '--local', '--id', String(MAX), '--json')).toBe(0);
