@@ -5,9 +5,17 @@ import type { StoreLocation } from '../store/open-store.js';
 import type { Style } from './output.js';
 
 
-/** What a command writes its text to: a stream, or in tests a captured one. */
+/**
+ * What a command writes its text to: a stream, or in tests a captured one. Its events let a writer
+ * of unbounded output wait for the reader (see writeInTurn in paced-output.ts).
+ */
 export interface TextOutput {
-  write(text: string): unknown;
+  /** False: the stream holds more than it wants, wait for 'drain'. */
+  write(text: string): boolean;
+  /** Its reader went away (`| head -1`), or it failed: what is written now is dropped. */
+  readonly destroyed: boolean;
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
 }
 
 export interface IOStreams {

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
+import type { ListQuery } from '../../src/core/store.js';
 import { BIN, exited, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
@@ -122,6 +124,29 @@ describe('plants list', () => {
     const t = await testContext();
     expect(await t.run(...argv)).toBe(2);
     expect(argv.includes('--json') ? JSON.parse(t.stdout()).message : t.stderr()).toContain(argv.includes('--json') ? message : `error: ${message}`);
+  });
+
+  it('reads no more pages once stdout takes nothing more (its reader gone, as for | head -1)', async () => {
+    const t = await localStoreWith(Array.from({ length: 5_000 }, (_, i): NewPlant => ({ id: BigInt(i), name: `plant ${i}` })));
+    // A stdout whose reader goes away at the first page: the write fails, as with EPIPE.
+    const closing = new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    closing.on('error', () => undefined);
+    let pages = 0;
+    const seeded = t.stderr().length;
+    const openStore = t.ctx.openStore;
+    Object.assign(t.ctx.io, { stdout: closing });
+    Object.assign(t.ctx, {
+      openStore: async (location: Parameters<typeof openStore>[0]) => {
+        const store = await openStore(location);
+        return Object.assign(store, { list: (query: ListQuery) => ((pages += 1), Object.getPrototypeOf(store).list.call(store, query)) });
+      },
+    });
+    for (const format of [['--format', 'ndjson'], ['--format', 'csv'], ['--json'], []]) {
+      pages = 0;
+      expect(await t.run('list', '--local', ...format)).toBe(0);
+      expect(pages, format.join(' ')).toBeLessThanOrEqual(1);
+    }
+    expect(t.stderr().slice(seeded)).toBe('');
   });
 
   it('says which service has no GET /plants (it may implement only the contract)', async () => {

@@ -2,15 +2,18 @@ import { encodePlant } from '../../../core/plant-json.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import type { IOStreams } from '../../context.js';
+import { writeInTurn } from '../../paced-output.js';
 import type { ListResult } from './types.js';
 
 /**
  * The plants on stdout as they come, a page at a time: as import reads them (--format), a table
  * on a terminal, else a line a plant (id, name, tag, tab-separated, control characters escaped).
+ * Each page waits for stdout to take the one before (a slow pipe holds one page, not the store),
+ * and once stdout is gone (`| head -1`) no more pages are read: leaving the loop closes the source.
  */
 export async function renderHuman(result: ListResult, io: IOStreams): Promise<void> {
   if (result.format === 'ndjson') {
-    for await (const page of result.pages) io.stdout.write(`${page.map(encodePlant).join('\n')}\n`);
+    for await (const page of result.pages) if (!(await writeInTurn(io.stdout, `${page.map(encodePlant).join('\n')}\n`))) return;
     return;
   }
   if (result.format === 'csv') return writeCsv(result, io);
@@ -18,12 +21,9 @@ export async function renderHuman(result: ListResult, io: IOStreams): Promise<vo
   let first = true;
   for await (const page of result.pages) {
     const rows = page.map((plant) => [String(plant.id), printable(plant.name, Infinity), plant.tag === undefined ? '' : printable(plant.tag, Infinity)]);
-    if (terminal === undefined) {
-      io.stdout.write(`${rows.map((row) => row.join('\t')).join('\n')}\n`);
-      continue;
-    }
-    io.stdout.write(table(rows, first, terminal.columns ?? 80, io));
+    const text = terminal === undefined ? `${rows.map((row) => row.join('\t')).join('\n')}\n` : table(rows, first, terminal.columns ?? 80, io);
     first = false;
+    if (!(await writeInTurn(io.stdout, text))) return;
   }
 }
 
@@ -45,18 +45,21 @@ function table(rows: string[][], header: boolean, columns: number, io: IOStreams
  * stderr, and the exit code is 1. NDJSON carries every plant.
  */
 async function writeCsv(result: ListResult, io: IOStreams): Promise<void> {
-  io.stdout.write('id,name,tag\n');
+  if (!(await writeInTurn(io.stdout, 'id,name,tag\n'))) return;
   for await (const page of result.pages) {
     const lines: string[] = [];
+    const left: string[] = [];
     for (const plant of page) {
       if (!csvCarries(plant)) {
         result.notWritten.push(plant.id);
-        io.stderr.write(`plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`);
+        left.push(`plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`);
         continue;
       }
       lines.push(`${plant.id},${csvField(plant.name)},${plant.tag === undefined ? '' : csvField(plant.tag)}`);
     }
-    if (lines.length > 0) io.stdout.write(`${lines.join('\n')}\n`);
+    // A store of plants CSV cannot carry makes as many messages: they wait for stderr's reader too.
+    if (left.length > 0) await writeInTurn(io.stderr, left.join(''));
+    if (lines.length > 0 && !(await writeInTurn(io.stdout, `${lines.join('\n')}\n`))) return;
   }
 }
 
@@ -75,7 +78,7 @@ function csvField(text: string): string {
 export async function renderJson(result: ListResult, io: IOStreams): Promise<void> {
   let count = 0;
   for await (const page of result.pages) {
-    io.stdout.write(`${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`);
+    if (!(await writeInTurn(io.stdout, `${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`))) return;
     count += page.length;
   }
   io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
