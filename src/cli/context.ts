@@ -10,8 +10,9 @@ import type { Style } from './output.js';
  * of unbounded output wait for the reader (see writeInTurn in paced-output.ts).
  */
 export interface TextOutput {
-  /** False: the stream holds more than it wants, wait for 'drain'. */
   write(text: string): boolean;
+  /** The stream holds more than it wants: a writer of much should wait for 'drain'. */
+  readonly writableNeedDrain: boolean;
   /** Its reader went away (`| head -1`), or it failed: what is written now is dropped. */
   readonly destroyed: boolean;
   once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;

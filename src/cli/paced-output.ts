@@ -4,22 +4,32 @@ import type { TextOutput } from './context.js';
  * Writes `text`, then waits until `output` wants more: so a command writing without end (a list
  * of a million plants into a pipe read slowly) holds what the stream buffers, not all it has
  * written. Resolves false when `output` takes nothing more (its reader went away, as for
- * `plants list | head -1`, or a write failed): the writer should stop making output. Never waits
- * for a 'drain' that cannot come: a stream that closes or fails ends the wait too.
+ * `plants list | head -1`, or a write failed): the writer should stop making output.
  */
 export async function writeInTurn(output: TextOutput, text: string): Promise<boolean> {
   if (output.destroyed) return false;
-  if (output.write(text) || output.destroyed) return !output.destroyed;
-  await new Promise<void>((resume) => {
-    const done = () => {
-      output.off('drain', done);
-      output.off('close', done);
-      output.off('error', done);
-      resume();
-    };
-    output.once('drain', done);
-    output.once('close', done);
-    output.once('error', done);
-  });
+  output.write(text);
+  return await untilTaken(output);
+}
+
+/**
+ * Resolves once `output` holds no more than it wants (at once, mostly): to true, or to false when
+ * it takes nothing more. Never waits for a 'drain' that cannot come: a stream that closes or fails
+ * ends the wait too.
+ */
+export async function untilTaken(output: TextOutput): Promise<boolean> {
+  if (!output.destroyed && output.writableNeedDrain) {
+    await new Promise<void>((resume) => {
+      const done = () => {
+        output.off('drain', done);
+        output.off('close', done);
+        output.off('error', done);
+        resume();
+      };
+      output.once('drain', done);
+      output.once('close', done);
+      output.once('error', done);
+    });
+  }
   return !output.destroyed;
 }

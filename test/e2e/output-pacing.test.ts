@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli-process.js';
@@ -73,5 +75,30 @@ describe.runIf(process.platform === 'linux')('a command writing without end wait
     stdout.destroy();
     expect(first.startsWith(`{"id":0,"name":"${NAME}"}\n`)).toBe(true);
     expect(await list.ended()).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('plants import --rejects into a FIFO nobody reads holds no more than into /dev/null', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
+    // A first row that fails, then --fail-fast: every row after it is not sent, and goes to --rejects.
+    const input = join(home, 'plants.ndjson');
+    await writeFile(input, `{"id":"x","name":"bad"}\n${Array.from({ length: PLANTS }, (_, id) => `{"id":${id},"name":"${NAME}"}\n`).join('')}`);
+    const args = (rejects: string) => ['import', input, '--dry-run', '--fail-fast', '--rejects', rejects];
+    const baseline = await (await startMeasured(args('/dev/null'), env, 'ignore')).ended();
+    expect(baseline.code).toBe(1);
+
+    const fifo = join(home, 'rejects.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Opened for reading before the import opens it for writing (a FIFO's open waits for both ends).
+    const reader = open(fifo, 'r');
+    const slow = await startMeasured(args(fifo), env, 'ignore');
+    const handle = await reader;
+    await untilIdle(slow.child.pid as number);
+    const read = await drain(handle.createReadStream());
+    const imported = await slow.ended();
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(`${PLANTS.toLocaleString('en')} not sent`);
+    expect(read.lines).toBe(PLANTS + 1);
+    expect(imported.peakKb).toBeLessThan(baseline.peakKb + OUTPUT_BYTES / 2 / 1024);
   });
 });

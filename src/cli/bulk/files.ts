@@ -1,10 +1,11 @@
-import { statSync } from 'node:fs';
+import { statSync, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { PlantsError } from '../../core/errors.js';
 import type { IOStreams } from '../context.js';
 import { fileIdentity } from '../file-identity.js';
+import { untilTaken } from '../paced-output.js';
 
 export interface Input {
   stream: Readable;
@@ -59,7 +60,7 @@ export async function refuseClobbering(outputs: { flag: string; path: string }[]
 
 /** An output file opened (and emptied) before the import starts, so that a bad path is a usage error. */
 export async function openOutput(flag: string, path: string): Promise<OutputFile> {
-  let stream: Writable;
+  let stream: WriteStream;
   try {
     stream = (await open(path, 'w')).createWriteStream();
   } catch (error) {
@@ -69,9 +70,10 @@ export async function openOutput(flag: string, path: string): Promise<OutputFile
   stream.on('error', (error) => (failure ??= error));
   return {
     write: (text) => void stream.write(text),
+    caughtUp: async () => void (await untilTaken(stream)),
     // Resolves once the file is closed: 'close' comes after 'finish', or after a failed write.
     close: async () => {
-      if (!stream.closed) await new Promise((closed) => stream.once('close', closed).end());
+      if (!stream.closed) await new Promise<void>((closed) => stream.once('close', closed).end());
       const reason = failure === undefined ? undefined : ((failure as NodeJS.ErrnoException).code ?? failure.message);
       return reason === undefined ? undefined : `could not write the ${flag} file ${path} (${reason})`;
     },
@@ -80,6 +82,11 @@ export async function openOutput(flag: string, path: string): Promise<OutputFile
 
 export interface OutputFile {
   write(text: string): void;
+  /**
+   * Resolves once the file has taken what was written but what it buffers (or cannot take more):
+   * a writer of many lines waits on it, so that a slow disk or FIFO holds up the work, not memory.
+   */
+  caughtUp(): Promise<void>;
   /** Flushes and closes; resolves to what went wrong, if any write failed, for the summary to say. */
   close(): Promise<string | undefined>;
 }

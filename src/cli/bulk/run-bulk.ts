@@ -76,7 +76,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     }
     const consumed = { bytes: 0, records: 0 };
     progress = await startProgress(ctx.io, tally.counts, consumed, input.size, ctx.now);
-    const rows = untilStopped(kind.rows(chunks, format, consumed), stop);
+    const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) await applyInBatches(rows, () => Promise.reject(new Error('a dry run does nothing')), () => new PlantsError('internal', 'a dry run does nothing'), tally, bulkSettings);
@@ -130,6 +130,17 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     if (reportError !== undefined) outputErrors.push(reportError);
   }
   return result;
+}
+
+/**
+ * The runs of rows, each handed out once --rejects has taken the rows rejected before it: a
+ * million rows not done, into a file slower than the work, are held up, not held in memory.
+ */
+async function* pacedBy<T>(runs: AsyncIterable<T>, rejects: OutputFile | undefined): AsyncIterable<T> {
+  for await (const run of runs) {
+    await rejects?.caughtUp();
+    yield run;
+  }
 }
 
 /** An invalid row as it was read, re-readable as one NDJSON line; nothing for a row over the size limit. */
