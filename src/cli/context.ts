@@ -15,6 +15,7 @@ export interface TextOutput {
   readonly writableNeedDrain: boolean;
   /** Its reader went away (`| head -1`), or it failed: what is written now is dropped. */
   readonly destroyed: boolean;
+  readonly errored: Error | null;
   once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
   off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
 }

@@ -7,7 +7,7 @@ import type { TextOutput } from './context.js';
  * `plants list | head -1`, or a write failed): the writer should stop making output.
  */
 export async function writeInTurn(output: TextOutput, text: string): Promise<boolean> {
-  if (output.destroyed) return false;
+  if (!takes(output)) return false;
   output.write(text);
   return await untilTaken(output);
 }
@@ -18,7 +18,7 @@ export async function writeInTurn(output: TextOutput, text: string): Promise<boo
  * ends the wait too.
  */
 export async function untilTaken(output: TextOutput): Promise<boolean> {
-  if (!output.destroyed && output.writableNeedDrain) {
+  if (takes(output) && output.writableNeedDrain) {
     await new Promise<void>((resume) => {
       const done = () => {
         output.off('drain', done);
@@ -31,5 +31,10 @@ export async function untilTaken(output: TextOutput): Promise<boolean> {
       output.once('error', done);
     });
   }
-  return !output.destroyed;
+  return takes(output);
+}
+
+/** A stream that failed is destroyed only a moment later: either way it takes nothing more. */
+function takes(output: TextOutput): boolean {
+  return !output.destroyed && !output.errored;
 }
