@@ -14,14 +14,29 @@ export function formatFromName(path: string): Format | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
 }
 
+/** The text of an input's head from its first byte that is not blank (JSON's blanks), a byte order mark left out. */
+function fromFirstNonBlank(head: Buffer): string {
+  return head.toString('utf8').replace(/^\uFEFF/, '').replace(/^[ \t\r\n]+/, '');
+}
+
 /**
- * The format of a list of ids by its first bytes, for a pipe or a file whose name says none: a
- * JSON object or array, a line that is only a number (ids), else a CSV header.
+ * The format of plants by the first byte of its head that is not blank: `[` a JSON array, `{`
+ * NDJSON, anything else CSV (whose first line must then be its header). An input that ended
+ * blank is NDJSON, of no rows; a head that is blank but did not end says nothing (undefined).
  */
-export function idFormatFromHead(head: Buffer): IdFormat {
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (text.startsWith('{')) return 'ndjson';
-  if (text.startsWith('[')) return 'json';
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  return firstLine === '' || /^[+-]?\d+\s*$/.test(firstLine) ? 'ids' : 'csv';
+export function formatFromHead(head: Buffer, ended: boolean): Format | undefined {
+  const text = fromFirstNonBlank(head);
+  if (text === '') return ended ? 'ndjson' : undefined;
+  return text.startsWith('[') ? 'json' : text.startsWith('{') ? 'ndjson' : 'csv';
+}
+
+/**
+ * The format of a list of ids by its head, as formatFromHead, and where that says CSV, ids when
+ * the first line that is not blank is only a number.
+ */
+export function idFormatFromHead(head: Buffer, ended: boolean): IdFormat | undefined {
+  const format = formatFromHead(head, ended);
+  if (format !== 'csv') return format;
+  const firstLine = fromFirstNonBlank(head).split(/\r?\n/, 1)[0] ?? '';
+  return /^[+-]?\d+\s*$/.test(firstLine) ? 'ids' : 'csv';
 }

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { ListQuery } from '../../src/core/store.js';
-import { BIN, exited, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { BIN, exited, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
@@ -29,6 +29,16 @@ const NOT_CSV: NewPlant[] = [
   { id: 10n, name: 'empty tag', tag: '' },
   { id: 11n, name: 'nul\u0000' },
   { id: 12n, name: 'lone \ud800' },
+];
+
+/** What a store must carry through a pipe: the int64 bounds, and names of every kind. */
+const PIPED: NewPlant[] = [
+  { id: MIN, name: '' },
+  { id: -1n, name: 'tab\there\tand\tthere', tag: '' },
+  { id: 0n, name: 'two\nlines\r\n', tag: 'a,"b"' },
+  { id: 1n, name: 'escape \u001b[2J and a bell \u0007' },
+  { id: 2n, name: 'lone \ud800 surrogate', tag: '\u{1F331}' },
+  { id: MAX, name: '\u{1F331}\u{1F333} emoji', tag: 'tree' },
 ];
 
 const line = (plant: NewPlant) => `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
@@ -67,6 +77,31 @@ describe('plants list', () => {
     const back = await runPlants(['list', '--format', 'ndjson'], env);
     expect(back.code).toBe(0);
     expect(back.stdout).toBe(exported);
+  });
+
+  it.each([
+    ['NDJSON', ['--format', 'ndjson'], PIPED],
+    ['a JSON array (--json)', ['--json'], PIPED],
+    ['CSV', ['--format', 'csv'], PIPED.filter((plant) => !plant.name.includes('\ud800') && plant.tag !== '')],
+    ['NDJSON, of no plants', ['--format', 'ndjson'], []],
+  ])('plants list (%s) | plants import - tells the format by itself: the second store lists the same bytes', async (_what, format, plants) => {
+    const home = await tempDir();
+    const env = isolatedEnv(home);
+    const [first, second] = [join(home, 'first.json'), join(home, 'second.json')];
+    if (plants.length > 0) {
+      await writeFile(join(home, 'seed.ndjson'), plants.map(line).join('\n'));
+      expect((await runPlants(['import', join(home, 'seed.ndjson'), '--local', '--store', first], env)).code).toBe(0);
+    }
+    const list = startPlants(['list', '--local', '--store', first, ...format], env);
+    const load = startPlants(['import', '-', '--local', '--store', second, '--json'], env);
+    list.stdin?.end();
+    list.stdout!.pipe(load.stdin!);
+    const [listed, loaded] = await Promise.all([exited(list), exited(load)]);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(JSON.parse(loaded.stdout).counts).toMatchObject({ read: plants.length, created: plants.length });
+    const again = await runPlants(['list', '--local', '--store', second, ...format], env);
+    expect(again).toMatchObject({ code: 0, stdout: listed.stdout });
   });
 
   it('writes CSV that plants import reads back exactly, and names the plants CSV cannot carry (exit 1)', async () => {
@@ -236,6 +271,16 @@ describe('plants get and plants delete', () => {
     expect(summary.counts).toEqual({ read: 3, deleted: 2, skipped: 0, valid: 0, failed: 1, unknown: 0, notSent: 0 });
     expect(summary.failures).toMatchObject([{ id: 9, code: 'not_found', message: 'no plant with id 9' }]);
     expect(await readFile(rejects, 'utf8')).toBe('9\n');
+    expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
+  });
+
+  it.each([
+    ['ids after a blank first read', ['  ', '\n1\n', '3\n']],
+    ['NDJSON after a blank first read', ['\n', '  {"id":1}\n{"id":3}\n']],
+  ])('delete --from - tells the format by its first line that is not blank, however it is read: %s', async (_what, chunks) => {
+    const t = await localStoreWith(Array.from({ length: 5 }, (_, i) => ({ id: BigInt(i), name: `p${i}` })));
+    Object.assign(t.ctx.io, { stdin: Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
+    expect(await t.run('delete', '--local', '--from', '-'), t.stderr()).toBe(0);
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
   });
 

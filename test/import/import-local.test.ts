@@ -1,5 +1,6 @@
 import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { PlantStore } from '../../src/core/store.js';
 import { applyInBatches } from '../../src/import/store-batches.js';
@@ -176,6 +177,26 @@ describe('plants import --local', () => {
       [4, 'row has 2 fields, the header has 3'],
       [5, 'row has 4 fields, the header has 3'],
     ]);
+  });
+
+  it.each([
+    ['a JSON array after blank lines', ['\n  ', '\t\r\n', `[{"id":${MAX},"name":"Max"},`, `{"id":${MIN},"name":"Min"}]`]],
+    ['NDJSON after a byte order mark', ['\uFEFF', `{"id":${MAX},"name":"Max"}\n{"id":${MIN},"name":"Min"}\n`]],
+    ['CSV, its header cut in two', ['\n id,na', `me,tag\n${MAX},Max,\n${MIN},Min,\n`]],
+  ])('tells the format of standard input by its first byte that is not blank: %s', async (_what, chunks) => {
+    const t = await testContext();
+    Object.assign(t.ctx.io, { stdin: Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
+    expect(await t.run('import', '-', '--local'), t.stderr()).toBe(0);
+    expect([...(await stored(t)).values()]).toEqual([{ id: BigInt(MIN), name: 'Min' }, { id: BigInt(MAX), name: 'Max' }]);
+  });
+
+  it('imports nothing from an empty standard input (exit 0), and refuses to guess from one blank for too long (exit 2)', async () => {
+    const empty = await testContext({ stdin: '' });
+    expect(await empty.run('import', '-', '--local')).toBe(0);
+    expect(empty.stderr()).toContain('Imported 0 rows');
+    const blank = await testContext({ stdin: ' \n'.repeat(40_000) });
+    expect(await blank.run('import', '-', '--local')).toBe(2);
+    expect(blank.stderr()).toContain('error: cannot tell the format of standard input: its first 65,536 bytes are blank: give --format');
   });
 
   it.each([

@@ -91,15 +91,45 @@ export interface OutputFile {
   close(): Promise<string | undefined>;
 }
 
-/** An input's chunks from its start, with the first one read already: to tell its format by its first bytes. */
-export async function peekFirstChunk(stream: AsyncIterable<Buffer | string>): Promise<{ head: Buffer; all: AsyncIterable<Buffer | string> }> {
+/**
+ * An input's chunks from its start, with its head read already: enough to tell its format, that
+ * is through the end of its first line that is not blank, or all of it if it ends first, but never
+ * much more than `limit` bytes. Nothing is read twice (standard input may be a pipe).
+ */
+export async function peekHead(stream: AsyncIterable<Buffer | string>, limit: number): Promise<{ head: Buffer; ended: boolean; all: AsyncIterable<Buffer | string> }> {
   const iterator = stream[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const head = first.done === true ? Buffer.alloc(0) : Buffer.from(first.value);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  let textSeen = false;
+  for (let lineRead = false; !lineRead && size < limit; ) {
+    const next = await iterator.next();
+    if (next.done === true) {
+      ended = true;
+      break;
+    }
+    const chunk = Buffer.from(next.value);
+    chunks.push(chunk);
+    size += chunk.length;
+    // A byte order mark at the start is no text.
+    let at = chunks.length === 1 && chunk.subarray(0, 3).equals(BOM) ? 3 : 0;
+    if (!textSeen) {
+      while (at < chunk.length && isBlank(chunk[at] as number)) at += 1;
+      textSeen = at < chunk.length;
+    }
+    lineRead = textSeen && chunk.indexOf(0x0a, at) !== -1;
+  }
   async function* all(): AsyncIterable<Buffer | string> {
-    if (first.done === true) return;
-    yield head;
+    yield* chunks;
+    if (ended) return;
     for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
   }
-  return { head, all: all() };
+  return { head: Buffer.concat(chunks), ended, all: all() };
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** JSON's blanks: a space, a tab, a line feed, a carriage return. */
+function isBlank(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }

@@ -1,7 +1,9 @@
 import { IMPORT_RETRY } from '../../client/retry.js';
 import { PlantsError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
+import { thousands } from '../../core/printable.js';
 import { BulkTally } from '../../import/outcomes.js';
+import { MAX_ROW_BYTES } from '../../import/records.js';
 import type { Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
@@ -9,7 +11,7 @@ import { applyInBatches } from '../../import/store-batches.js';
 import { journalPathOf } from '../../store/journal.js';
 import type { Context } from '../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
-import { openInput, openOutput, peekFirstChunk, refuseClobbering, type OutputFile } from './files.js';
+import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
 import { startProgress } from './progress.js';
 import { toJson } from './render.js';
 import type { BulkKind, BulkOptions, BulkResult } from './types.js';
@@ -24,9 +26,8 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   const settings = await targetSettings(options.target, ctx);
   const target = options.target.local ? settings.require('store') : settings.require('base-url');
   let format = options.format ?? kind.formatOfName(options.input);
-  if (format === undefined && kind.formatOfHead === undefined) {
-    throw new PlantsError('usage', `cannot tell the format of ${inputName}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
-  }
+  const cannotTell = (why: string) => new PlantsError('usage', `cannot tell the format of ${inputName}${why}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
+  if (format === undefined && kind.headTells === 'standard input' && options.input !== '-') throw cannotTell('');
   await refuseClobbering(
     [
       ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),
@@ -70,8 +71,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     if (options.report !== undefined) report = await openOutput('--report', options.report);
     let chunks: AsyncIterable<Buffer | string> = input.stream;
     if (format === undefined) {
-      const peeked = await peekFirstChunk(input.stream);
-      format = (kind.formatOfHead as (head: Buffer) => Format)(peeked.head);
+      const peeked = await peekHead(input.stream, MAX_ROW_BYTES);
+      format = kind.formatOfHead(peeked.head, peeked.ended);
+      if (format === undefined) throw cannotTell(`: its first ${thousands(MAX_ROW_BYTES)} bytes are blank`);
       chunks = peeked.all;
     }
     const consumed = { bytes: 0, records: 0 };

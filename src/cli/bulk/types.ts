@@ -32,8 +32,13 @@ export interface BulkKind<T, Format extends string> {
   summary: { verb: string; preposition: string };
   /** The format the name of an input says it has, if it says. */
   formatOfName(input: string): Format | undefined;
-  /** The format the first bytes of an input show, where its name says none (a pipe); none: the format must be given. */
-  formatOfHead?(head: Buffer): Format;
+  /**
+   * The format an input's head shows (its first line that is not blank; `ended`: the input ended
+   * within it), where its name says none; undefined when it shows none (a head all blank).
+   */
+  formatOfHead(head: Buffer, ended: boolean): Format | undefined;
+  /** Which inputs whose name says no format are told by their head: any (delete), or standard input only (import: a file's name must say). */
+  headTells: 'any input' | 'standard input';
   /** The rows of `input`; `consumed` says how far into it the rows handed out reach. */
   rows(input: AsyncIterable<Buffer | string>, format: Format, consumed: Consumed): AsyncIterable<Row<T>[]>;
   /** A valid row as one line of --rejects, which the same command reads back. */

@@ -17,6 +17,7 @@ const DELETE: BulkKind<bigint, IdFormat> = {
   summary: { verb: 'Deleted', preposition: 'from' },
   formatOfName: formatFromName,
   formatOfHead: idFormatFromHead,
+  headTells: 'any input',
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
   rejectLine: (row) => String(row.id),
   onStore: (store) => ({

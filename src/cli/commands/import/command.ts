@@ -8,7 +8,7 @@ export const command: CommandSpec<ImportOptions> = {
   summary: 'create many plants from an NDJSON, CSV or JSON file (or - for stdin), on the service or --local',
   arguments: [{ name: 'file', description: 'the file to import, or - for standard input', required: true, completes: 'file' }],
   flags: [
-    { flags: '--format <format>', description: 'ndjson, csv or json (default: from the file extension)', completes: FORMATS },
+    { flags: '--format <format>', description: 'ndjson, csv or json (default: from the file extension; for - from its first line: [ JSON, { NDJSON, else CSV)', completes: FORMATS },
     { flags: '--on-conflict <what>', description: 'a duplicate id: fail (the row failed) or skip (already there) (default: "fail")', completes: ['fail', 'skip'] },
     ...BULK_FLAGS,
   ],
@@ -18,7 +18,7 @@ export const command: CommandSpec<ImportOptions> = {
     'Exit codes: 0 every row created or skipped, 1 some rows failed, 2 the input is unreadable,\n' +
     '3 authentication, 4 the service or store could not be used (the summary says what was created),\n' +
     '130 interrupted by Ctrl-C (143: SIGTERM): the rows read were imported; the summary says how many.\n\n' +
-    'Examples:\n  plants import plants.csv --on-conflict skip --rejects rejected.ndjson\n  cat plants.ndjson | plants import - --format ndjson --local',
+    'Examples:\n  plants import plants.csv --on-conflict skip --rejects rejected.ndjson\n  plants list --format ndjson | plants import - --local',
   options: (input) => bulkOptions('import', input, input.args[0] as string, { key: 'onConflict', flag: '--on-conflict' }, FORMATS),
   load: () => import('./run.js'),
 };

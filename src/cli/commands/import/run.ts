@@ -2,7 +2,7 @@ import { duplicateId } from '../../../core/create.js';
 import { ERROR_NUMBERS, isPlantsError } from '../../../core/errors.js';
 import { encodePlant } from '../../../core/plant-json.js';
 import type { NewPlant } from '../../../core/schemas.js';
-import { formatFromName, type Format } from '../../../import/formats.js';
+import { formatFromHead, formatFromName, type Format } from '../../../import/formats.js';
 import { PLANT_ROWS } from '../../../import/plant-rows.js';
 import { readRows } from '../../../import/rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
@@ -17,6 +17,8 @@ const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
   summary: { verb: 'Imported', preposition: 'into' },
   formatOfName: formatFromName,
+  formatOfHead: formatFromHead,
+  headTells: 'standard input',
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
   rejectLine: (row) => encodePlant(row.value),
   onStore: (store) => ({

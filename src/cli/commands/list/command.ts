@@ -16,7 +16,7 @@ export const command: CommandSpec<ListOptions> = {
   help:
     '\nIn a pipe, each plant is a line: id, name and tag separated by tabs, control characters escaped.\n' +
     'With --format ndjson or csv, each plant is written exactly as plants import reads it: a store moves\n' +
-    'losslessly with plants list --local --format ndjson | plants import - --format ndjson.\n\n' +
+    'losslessly with plants list --local --format ndjson | plants import -.\n\n' +
     'Examples:\n  plants list --tag herb\n  plants list --local --format ndjson > plants.ndjson',
   options: (input) => {
     const usage = (message: string) => usageError('list', message);
