@@ -29,7 +29,8 @@ export const ID_ROWS: RowReader<bigint> = {
     return decimalId(cells.id ?? '', at, () => csvRaw(cells));
   },
   idLine(text, at) {
-    return decimalId(text.trim(), at, () => text);
+    // Kept as `{"id":…}`, as a CSV row is: a row of --rejects in the form of every other.
+    return decimalId(text.trim(), at, () => csvRaw({ id: text.trim() }));
   },
 };
 

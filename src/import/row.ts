@@ -21,10 +21,11 @@ export interface InvalidRow {
   at: RowPlace;
   error: PlantsError;
   /**
-   * The row as read, for --rejects, where it can be fixed and fed back. A row over the size limit
-   * keeps nothing.
+   * The row as read, for --rejects, where it can be fixed and fed back: a JSON value (CSV cells as
+   * an object), or `text` that was never JSON. A row over the size limit keeps nothing.
    */
   raw?: unknown;
+  text?: string;
   /** The id, when the row's id itself is a valid int64. */
   id?: bigint;
   value?: undefined;

@@ -107,7 +107,7 @@ export function failedRow(at: RowPlace, raw: unknown, error: PlantsError): Inval
 
 /** A row of JSON text that is not JSON. */
 export function notJsonRow(at: RowPlace, source: string, why: string): InvalidRow {
-  return { at, raw: source, error: new PlantsError('malformed_json', `not JSON (${why}): ${printable(source, 80)}`) };
+  return { at, text: source, error: new PlantsError('malformed_json', `not JSON (${why}): ${printable(source, 80)}`) };
 }
 
 /** Rows of lines (NDJSON, ids): a blank line is no row; a byte order mark and a CR at the end are not part of a line. */

@@ -31,6 +31,17 @@ const NOT_CSV: NewPlant[] = [
   { id: 12n, name: 'lone \ud800' },
 ];
 
+/** The --json summary of bulk work, its failures' ids exact. */
+interface Summary {
+  counts: Record<string, number>;
+  failures: { id?: unknown; code: string }[];
+  rejectsWritten: number;
+}
+
+function summaryOf(text: string): Summary {
+  return { ...(JSON.parse(text) as Summary), failures: (parseJson(text) as Summary).failures };
+}
+
 /** What a store must carry through a pipe: the int64 bounds, and names of every kind. */
 const PIPED: NewPlant[] = [
   { id: MIN, name: '' },
@@ -270,8 +281,41 @@ describe('plants get and plants delete', () => {
     const summary = JSON.parse(stdin.stdout());
     expect(summary.counts).toEqual({ read: 3, deleted: 2, skipped: 0, valid: 0, failed: 1, unknown: 0, notSent: 0 });
     expect(summary.failures).toMatchObject([{ id: 9, code: 'not_found', message: 'no plant with id 9' }]);
-    expect(await readFile(rejects, 'utf8')).toBe('9\n');
+    // One form for every row kept, whatever the input's: what delete --from reads back (below).
+    expect(await readFile(rejects, 'utf8')).toBe('{"id":9}\n');
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
+  });
+
+  it.each(['r.ndjson', 'r.csv', 'r.json', 'r.jsonl', 'r.txt', 'r'])('delete --from reads its --rejects %s back as they are: the same rows, the same failures, the same file', async (name) => {
+    const t = await localStoreWith([{ id: 1n, name: 'one' }, { id: 3n, name: 'three' }]);
+    const rows = [
+      '{"id":1}', '{"id":555}', '{"id":"xyz"}', '{"id":"12"}', '{"id":""}', '[1]', '"just text"', '{"id":1,',
+      `{"id":${MAX}}`, `{"id":${MIN}}`, '{"id":1.5}', '{"id":9223372036854775808}', '{"name":"no id"}',
+    ];
+    const ndjson = join(t.dir, 'doomed.ndjson');
+    await writeFile(ndjson, `${rows.join('\n')}\n`);
+    const ids = join(t.dir, 'doomed-ids.txt');
+    await writeFile(ids, '3\n77\nxyz\n99999999999999999999\n 5 \n');
+    for (const input of [ndjson, ids]) {
+      const first = join(t.dir, `first-${name}`);
+      const again = join(t.dir, `again-${name}`);
+      const before = t.stdout().length;
+      expect(await t.run('delete', '--local', '--from', input, '--rejects', first, '--json')).toBe(1);
+      const summary = summaryOf(t.stdout().slice(before));
+      expect(summary.rejectsWritten).toBe((summary.counts.read as number) - (summary.counts.deleted as number));
+      const retried = t.stdout().length;
+      expect(await t.run('delete', '--local', '--from', first, '--rejects', again, '--json'), t.stderr()).toBe(1);
+      const retry = summaryOf(t.stdout().slice(retried));
+      // Every row kept is read back as a row, which fails again for the same reason, and is kept again the same.
+      expect(retry.counts).toEqual({ read: summary.rejectsWritten, deleted: 0, skipped: 0, valid: 0, failed: summary.rejectsWritten, unknown: 0, notSent: 0 });
+      // But text that was never JSON: in CSV or a JSON array it can only be a cell or a string, a row that fails as no id.
+      const textBecomes = /\.(csv|json)$/.test(name) ? 'invalid_plant' : 'malformed_json';
+      const reasons = (failures: Summary['failures'], kept: string) =>
+        failures.map(({ id, code }) => `${code === 'malformed_json' ? kept : code} ${id === undefined ? '' : stringifyJson(id)}`).sort();
+      expect(reasons(retry.failures, 'malformed_json')).toEqual(reasons(summary.failures, textBecomes));
+      expect(await readFile(again, 'utf8')).toBe(await readFile(first, 'utf8'));
+    }
+    expect([...(await storedPlants(t.storePath)).keys()]).toEqual([]);
   });
 
   it.each([

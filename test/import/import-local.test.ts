@@ -105,6 +105,13 @@ describe('plants import --local', () => {
     expect(await lines(again)).toEqual(await lines(rejects));
   });
 
+  it('keeps a row that is JSON but no object as JSON in --rejects, and text that is no JSON as it was', async () => {
+    const t = await testContext();
+    const rejects = join(t.dir, 'rejects.ndjson');
+    await t.run('import', await file(t, 'odd.ndjson', '"just text"\n[1]\n5\nnot json\n'), '--local', '--rejects', rejects);
+    expect(await readFile(rejects, 'utf8')).toBe('"just text"\n[1]\n5\nnot json\n');
+  });
+
   it('counts a duplicate as already there with --on-conflict skip (exit 0)', async () => {
     const t = await testContext();
     const input = await file(t, 'p.csv', 'id,name\n1,Fern\n2,Oak\n');

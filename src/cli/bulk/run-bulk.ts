@@ -4,7 +4,7 @@ import { stringifyJson } from '../../core/json.js';
 import { thousands } from '../../core/printable.js';
 import { BulkTally } from '../../import/outcomes.js';
 import { MAX_ROW_BYTES } from '../../import/records.js';
-import type { Row } from '../../import/row.js';
+import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
@@ -12,6 +12,7 @@ import { journalPathOf } from '../../store/journal.js';
 import type { Context } from '../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
+import { rejectsForm, type Rejected } from './rejects.js';
 import { startProgress } from './progress.js';
 import { toJson } from './render.js';
 import type { BulkKind, BulkOptions, BulkResult } from './types.js';
@@ -44,10 +45,11 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   let report: OutputFile | undefined;
   let progress: { stop(): void } | undefined;
   let rejectsWritten = 0;
+  const rejectsAs = options.rejects === undefined ? undefined : rejectsForm(kind.rejectsFormat(options.rejects));
   const writeReject = (row: Row<T>) => {
-    const line = row.error === undefined ? kind.rejectLine(row) : rawLine(row.raw);
-    if (line === undefined || rejects === undefined) return;
-    rejects.write(`${line}\n`);
+    const rejected = row.error === undefined ? kind.rejected(row) : asRead(row);
+    if (rejected === undefined || rejects === undefined || rejectsAs === undefined) return;
+    rejects.write(rejectsAs.row(rejected));
     rejectsWritten += 1;
   };
   const tally = new BulkTally<T>(options.rejects === undefined ? {} : { onReject: writeReject });
@@ -67,7 +69,10 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     });
   });
   try {
-    if (options.rejects !== undefined) rejects = await openOutput('--rejects', options.rejects);
+    if (options.rejects !== undefined) {
+      rejects = await openOutput('--rejects', options.rejects);
+      rejects.write(rejectsAs?.head ?? '');
+    }
     if (options.report !== undefined) report = await openOutput('--report', options.report);
     let chunks: AsyncIterable<Buffer | string> = input.stream;
     if (format === undefined) {
@@ -109,6 +114,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     stopListening();
     progress?.stop();
     await input.close();
+    rejects?.write(rejectsAs?.tail() ?? '');
     const rejectsError = await rejects?.close();
     if (rejectsError !== undefined) outputErrors.push(rejectsError);
   }
@@ -145,8 +151,8 @@ async function* pacedBy<T>(runs: AsyncIterable<T>, rejects: OutputFile | undefin
   }
 }
 
-/** An invalid row as it was read, re-readable as one NDJSON line; nothing for a row over the size limit. */
-function rawLine(raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  return typeof raw === 'string' ? raw : stringifyJson(raw);
+/** An invalid row as it was read: a JSON value, or text that was never JSON; nothing for a row over the size limit. */
+function asRead(row: InvalidRow): Rejected | undefined {
+  if (row.text !== undefined) return { text: row.text };
+  return row.raw === undefined ? undefined : { value: row.raw, json: stringifyJson(row.raw) };
 }

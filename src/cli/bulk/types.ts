@@ -8,6 +8,7 @@ import type { BatchWork } from '../../import/store-batches.js';
 import type { RequestWork } from '../../import/service-workers.js';
 import type { OutputOptions } from '../command-spec.js';
 import type { Target } from '../target.js';
+import type { Rejected, RejectsFormat } from './rejects.js';
 
 /** The options of bulk work from a file: `plants import FILE`, `plants delete --from FILE`. */
 export interface BulkOptions<Format extends string> extends OutputOptions {
@@ -41,8 +42,10 @@ export interface BulkKind<T, Format extends string> {
   headTells: 'any input' | 'standard input';
   /** The rows of `input`; `consumed` says how far into it the rows handed out reach. */
   rows(input: AsyncIterable<Buffer | string>, format: Format, consumed: Consumed): AsyncIterable<Row<T>[]>;
-  /** A valid row as one line of --rejects, which the same command reads back. */
-  rejectLine(row: ValidRow<T>): string;
+  /** A valid row not done, as --rejects keeps it: what it asks for, as the same command reads it back. */
+  rejected(row: ValidRow<T>): Rejected;
+  /** The format of --rejects FILE: the one the same command reads FILE in. */
+  rejectsFormat(path: string): RejectsFormat;
   onStore(store: PlantStore): { work: BatchWork<T>; noopError: (row: ValidRow<T>) => PlantsError };
   onService(client: PlantsClient): RequestWork<T>;
 }

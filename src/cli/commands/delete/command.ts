@@ -19,6 +19,8 @@ export const command: CommandSpec<DeleteOptions> = {
   ],
   help:
     '\nWith --from, the same summary, --rejects, --report, --json and exit codes as plants import.\n' +
+    '--rejects FILE holds each row not deleted as {"id":…} (a row that failed, as it was read), in the\n' +
+    'format the name of FILE says (.csv, .json), else NDJSON: plants delete --from FILE retries them.\n' +
     'Exit codes: 0 deleted, 1 no plant with the id (with --from: some rows failed), 2 a bad id or input,\n' +
     '3 authentication, 4 the service or store could not be used.\n\n' +
     'Examples:\n  plants delete --id 1\n  plants list --local --tag weed --format ndjson | plants delete --local --from -',

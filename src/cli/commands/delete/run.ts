@@ -19,7 +19,9 @@ const DELETE: BulkKind<bigint, IdFormat> = {
   formatOfHead: idFormatFromHead,
   headTells: 'any input',
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
-  rejectLine: (row) => String(row.id),
+  // `{"id":…}` in any format, as the rows of an input that fail are kept: one form, read back as it is.
+  rejected: (row) => ({ value: { id: row.id }, json: `{"id":${row.id}}` }),
+  rejectsFormat: (path) => formatFromName(path) ?? 'ndjson',
   onStore: (store) => ({
     work: async (ids) => (await store.deleteAll(ids)).map((outcome) => (outcome === 'deleted' ? 'done' : 'noop')),
     noopError: (row) => noSuchPlant(row.id),

@@ -20,7 +20,9 @@ const CREATE: BulkKind<NewPlant, Format> = {
   formatOfHead: formatFromHead,
   headTells: 'standard input',
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
-  rejectLine: (row) => encodePlant(row.value),
+  rejected: (row) => ({ value: row.value, json: encodePlant(row.value) }),
+  // NDJSON whatever the name: CSV cannot carry every plant (an empty tag, a NUL, a lone surrogate).
+  rejectsFormat: () => 'ndjson',
   onStore: (store) => ({
     work: async (plants) => (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? 'done' : 'noop')),
     noopError: (row) => duplicateId(row.id),

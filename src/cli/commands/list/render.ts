@@ -1,6 +1,7 @@
 import { encodePlant } from '../../../core/plant-json.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
+import { csvField } from '../../../import/csv-text.js';
 import type { IOStreams } from '../../context.js';
 import { writeInTurn } from '../../paced-output.js';
 import type { ListResult } from './types.js';
@@ -68,10 +69,6 @@ const NOT_IN_CSV = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 function csvCarries(plant: NewPlant): boolean {
   return plant.tag !== '' && !NOT_IN_CSV.test(plant.name) && (plant.tag === undefined || !NOT_IN_CSV.test(plant.tag));
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** One JSON document: an array of the plants, ids exact, written as they come. */
