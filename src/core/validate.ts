@@ -1,6 +1,6 @@
 import type { $ZodError } from 'zod/v4/core';
 import { PlantsError, type Issue } from './errors.js';
-import { DecimalInt64Schema, Int64Schema, NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
+import { Int64Schema, NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
 
 function issuesOf(error: $ZodError): Issue[] {
   return error.issues.map((issue) => ({
@@ -37,11 +37,4 @@ export function readableId(input: unknown): bigint | undefined {
   if (typeof input !== 'object' || input === null || !('id' in input)) return undefined;
   const id = Int64Schema.safeParse(input.id);
   return id.success ? id.data : undefined;
-}
-
-/** An id typed as text (a flag): base-10 digits, as for create's --id; `invalid_plant` naming the id otherwise. */
-export function parseIdText(text: string | undefined): bigint {
-  const id = DecimalInt64Schema.safeParse(text);
-  if (!id.success) throw invalid(issuesOf(id.error).map((issue) => ({ ...issue, path: 'id' })));
-  return id.data;
 }

@@ -165,11 +165,20 @@ describe('plants list', () => {
     [['list', '--limit', '0'], '--limit must be a whole number from 1, got "0"'],
     [['list', '--format', 'xml'], '--format must be one of ndjson, csv, got "xml"'],
     [['list', '--format', 'csv', '--json'], 'give --json or --format, not both'],
-    [['list', '--local', '--after', '1e3'], 'invalid plant:'],
-  ])('%j is a usage error (exit 2)', async (argv, message) => {
+    [['list', '--local', '--after', '1e3'], '--after must be a base-10 integer, got "1e3"'],
+    [['list', '--after', '9223372036854775808'], '--after must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808'],
+    [['list', '--local', '--after', '', '--json'], '--after must be a base-10 integer, got ""'],
+    [['get', '--local', '--id', '0x10'], '--id must be a base-10 integer, got "0x10"'],
+    [['get', '--local'], "give the plant's id with --id"],
+    [['get', '--id', '1.5', '--json'], '--id must be a base-10 integer, got "1.5"'],
+    [['delete', '--local', '--id', ' 1'], '--id must be a base-10 integer, got " 1"'],
+    [['delete', '--id', '-9223372036854775809', '--json'], '--id must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809'],
+  ])('%j is a usage error naming the flag (exit 2)', async (argv, message) => {
     const t = await testContext();
     expect(await t.run(...argv)).toBe(2);
     expect(argv.includes('--json') ? JSON.parse(t.stdout()).message : t.stderr()).toContain(argv.includes('--json') ? message : `error: ${message}`);
+    if (argv.includes('--json')) expect(JSON.parse(t.stdout())).toMatchObject({ error: 2001, code: 'usage', hint: `see plants ${argv[0]} --help` });
+    else expect(t.stderr()).toContain(`hint: see plants ${argv[0]} --help`);
   });
 
   it('reads no more pages once stdout takes nothing more (its reader gone, as for | head -1)', async () => {

@@ -1,11 +1,11 @@
 import { deletePlant, noSuchPlant } from '../../../core/read-delete.js';
-import { parseIdText } from '../../../core/validate.js';
 import { formatFromName, idFormatFromHead, type IdFormat } from '../../../import/formats.js';
 import { ID_ROWS } from '../../../import/id-rows.js';
 import { readRows } from '../../../import/rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
 import type { BulkKind } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
+import { idFlag } from '../../id-flag.js';
 import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
 import type { DeleteOptions, DeleteResult } from './types.js';
 
@@ -31,7 +31,7 @@ const DELETE: BulkKind<bigint, IdFormat> = {
 
 export async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
   if (options.many) return { many: true, bulk: await runBulk(DELETE, options.bulk, ctx) };
-  const id = parseIdText(options.id);
+  const id = idFlag('delete', '--id', options.id);
   const settings = await targetSettings(options.target, ctx);
   if (options.target.local) {
     const { store, path } = await openLocalStore(settings, ctx);

@@ -1,13 +1,13 @@
 import { getPlant, noSuchPlant } from '../../../core/read-delete.js';
-import { parseIdText } from '../../../core/validate.js';
 import type { Context } from '../../context.js';
+import { idFlag } from '../../id-flag.js';
 import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
 import type { GetOptions, GetResult } from './types.js';
 
 export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: GetOptions, ctx: Context): Promise<GetResult> {
-  const id = parseIdText(options.id);
+  const id = idFlag('get', '--id', options.id);
   const settings = await targetSettings(options.target, ctx);
   if (options.target.local) {
     const { store, path } = await openLocalStore(settings, ctx);

@@ -1,7 +1,7 @@
 import type { NewPlant } from '../../../core/schemas.js';
 import type { ListQuery } from '../../../core/store.js';
-import { parseIdText } from '../../../core/validate.js';
 import type { Context } from '../../context.js';
+import { idFlag } from '../../id-flag.js';
 import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
 import type { ListOptions, ListResult } from './types.js';
 
@@ -11,7 +11,7 @@ export { exitCode, renderHuman, renderJson } from './render.js';
 const PAGE = 1_000;
 
 export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
-  const after = options.after === undefined ? undefined : parseIdText(options.after);
+  const after = options.after === undefined ? undefined : idFlag('list', '--after', options.after);
   const settings = await targetSettings(options.target, ctx);
   let source: { page(query: ListQuery): Promise<NewPlant[]>; close(): Promise<void> };
   if (options.target.local) {
