@@ -3,14 +3,16 @@ import { PlantsError } from '../core/errors.js';
 import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { commandOf, refuseFlagsAsValues } from './flag-values.js';
 import { COMMANDS } from './program.js';
 import { reportError } from './report-error.js';
 
 /** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
 export async function runCommandLine(argv: readonly string[], ctx: Context): Promise<number> {
   let exitCode: number = EXIT.ok;
-  // Whether a failure is reported as JSON: as the command's options say once parsed (`--name
-  // --json` names a plant "--json"); until then as argv says, so that usage errors honour it too.
+  // Whether a failure is reported as JSON: as the command's options say once parsed
+  // (`--name=--json` names a plant "--json"); until then as argv says, so that usage errors honour
+  // it too (`--name --json` is one: a --name with no value).
   let json: boolean | undefined;
   const onCommand: OnCommand = async (spec, input) => {
     const options = spec.options(input);
@@ -23,6 +25,10 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     exitCode = command.exitCode?.(result) ?? EXIT.ok;
   };
   try {
+    // Before commander, which takes whatever follows a flag that takes a value as its value, flags
+    // included, and would then refuse the next word as an argument too many, or run.
+    const named = commandOf(COMMANDS, argv);
+    if (named !== undefined) refuseFlagsAsValues(named.flags, argv);
     await buildProgram(COMMANDS, ctx, onCommand).parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {

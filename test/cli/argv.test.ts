@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/commander-program.js';
@@ -5,6 +6,8 @@ import type { IOStreams } from '../../src/cli/context.js';
 import { styleFor } from '../../src/cli/output.js';
 import { COMMANDS } from '../../src/cli/program.js';
 import { wantsJson } from '../../src/cli/run-command-line.js';
+import { storedPlants } from '../helpers/stored-plants.js';
+import { testContext } from '../helpers/test-context.js';
 
 /** Parses argv with the real program, recording the options each command would be run with. */
 async function parse(...argv: string[]): Promise<{ name: string; options: unknown }> {
@@ -29,6 +32,8 @@ describe('argv → options', () => {
     // An empty value given explicitly is a value: the contract allows an empty name and tag.
     [['create', '--id', '1', '--name', '', '--tag', ''], { plant: { id: '1', name: '', tag: '' }, target: { local: false }, json: false }],
     [['create', '--id', '1', '--name=', '--tag='], { plant: { id: '1', name: '', tag: '' }, target: { local: false }, json: false }],
+    // A value that looks like a flag, joined to its flag.
+    [['create', '--id', '1', '--name=--tag', '--tag=--json'], { plant: { id: '1', name: '--tag', tag: '--json' }, target: { local: false }, json: false }],
     [['login', '--token', 'T', '--base-url', 'http://h:1'], { token: 'T', baseUrl: 'http://h:1', withToken: false, json: false }],
     [['login', '--with-token', '--json'], { withToken: true, json: true }],
     [['logout'], { json: false }],
@@ -63,6 +68,46 @@ describe('argv → options', () => {
     [['plant'], 'commander.unknownCommand'],
   ])('%j is refused by the parser', async (argv, code) => {
     await expect(parse(...argv)).rejects.toMatchObject({ code });
+  });
+
+  it.each([
+    [['create', '--local', '--id', '21', '--name', '--tag', 'x'], '--name', '--tag'],
+    [['create', '--local', '--id', '21', '--name', '--json'], '--name', '--json'],
+    [['create', '--local', '--id', '21', '--name', '--tag=x'], '--name', '--tag'],
+    [['create', '--local', '--id', '21', '--tag', '--local', '--name', 'x'], '--tag', '--local'],
+    [['create', '--local', '--id', '--name', 'x'], '--id', '--name'],
+    [['--no-color', 'create', '--local', '--id', '21', '--name', '--help'], '--name', '--help'],
+    [['create', '--id', '21', '--name', 'x', '--token', '--base-url=http://h:1'], '--token', '--base-url'],
+    [['import', '-', '--local', '--format', '--json'], '--format', '--json'],
+    [['list', '--local', '--after', '--limit', '5'], '--after', '--limit'],
+    [['delete', '--local', '--from', '--dry-run'], '--from', '--dry-run'],
+  ])('%j: a flag followed by a flag of the command has no value (exit 2), before anything runs', async (argv, flag, next) => {
+    const t = await testContext();
+    expect(await t.run(...argv)).toBe(2);
+    const message = `${flag} has no value: the ${next} after it is a flag of this command`;
+    const hint = `for a value that looks like a flag, join the two: ${flag}=${next}`;
+    if (argv.includes('--json')) expect(JSON.parse(t.stdout())).toEqual({ error: 2001, code: 'usage', message, hint });
+    else expect(t.stderr()).toBe(`error: ${message}\nhint: ${hint}\n`);
+    await expect(stat(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('never repeats the value of a flag given as the one that has no value\'s value (--token=…)', async () => {
+    const t = await testContext();
+    expect(await t.run('create', '--id', '1', '--name', '--token=SECRET-1234')).toBe(2);
+    expect(t.stderr()).toContain('error: --name has no value: the --token after it is a flag of this command');
+    expect(t.stderr()).not.toContain('SECRET');
+  });
+
+  it('still takes an empty value, a value joined to its flag, and a word that is no flag of the command as values', async () => {
+    const t = await testContext();
+    expect(await t.run('create', '--local', '--id', '1', '--name', '', '--tag=', '--json')).toBe(0);
+    expect(await t.run('create', '--local', '--id', '2', '--name=--tag', '--tag=--json')).toBe(0);
+    expect(await t.run('create', '--local', '--id', '3', '--name', '--no-such-flag')).toBe(0);
+    expect([...(await storedPlants(t.storePath)).values()]).toEqual([
+      { id: 1n, name: '', tag: '' },
+      { id: 2n, name: '--tag', tag: '--json' },
+      { id: 3n, name: '--no-such-flag' },
+    ]);
   });
 
   it('finds --json before a -- separator only', () => {

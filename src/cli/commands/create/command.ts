@@ -7,7 +7,7 @@ export const command: CommandSpec<CreateOptions> = {
   summary: 'create a plant on the service (or in the local store with --local)',
   flags: [
     { flags: '--id <id>', description: 'plant id: a base-10 integer from -9223372036854775808 to 9223372036854775807' },
-    { flags: '--name <name>', description: 'plant name: any text up to 1,000 characters ("" is an empty name)' },
+    { flags: '--name <name>', description: 'plant name: any text up to 1,000 characters ("" is an empty name; --name=--x one that looks like a flag)' },
     { flags: '--tag <tag>', description: 'tag giving the type of plant (optional; any text up to 1,000 characters)' },
     ...TARGET_FLAGS,
     JSON_FLAG,

@@ -1,0 +1,43 @@
+import { PlantsError } from '../core/errors.js';
+import type { CommandGroup, CommandSpec, FlagSpec } from './command-spec.js';
+
+/** Flags every command takes besides its own: help, and the program's --no-color. */
+const EVERY_COMMAND = ['-h', '--help', '--no-color'];
+
+/** The command a command line names (`create`, `config get`), if it names one: the words before it may only be flags. */
+export function commandOf(commands: readonly (CommandSpec | CommandGroup)[], argv: readonly string[]): CommandSpec | undefined {
+  const words = argv.filter((word) => !word.startsWith('-'));
+  const entry = commands.find((candidate) => candidate.name === words[0]);
+  if (entry === undefined || !('commands' in entry)) return entry;
+  return entry.commands.find((spec) => spec.name === `${entry.name} ${words[1]}`);
+}
+
+/**
+ * Refuses a flag that takes a value followed by one of the command's own flags, as in
+ * `plants create --name --tag x`: commander would take `--tag` as the name, and `x` as an
+ * argument, so a forgotten value would make a plant named "--tag". A value that looks like a flag
+ * is given joined to its flag: `--name=--tag`. `--name ""` and `--name=` are values (an empty
+ * name); anything after `--` is no flag.
+ */
+export function refuseFlagsAsValues(flags: readonly FlagSpec[], argv: readonly string[]): void {
+  const takesValue = new Set<string>();
+  const names = new Set(EVERY_COMMAND);
+  for (const flag of flags) {
+    for (const name of flag.flags.split(/[ ,]+/).filter((word) => word.startsWith('-'))) {
+      names.add(name);
+      if (/<.+>|\[.+\]/.test(flag.flags)) takesValue.add(name);
+    }
+  }
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  words.forEach((word, i) => {
+    const next = words[i + 1];
+    if (!takesValue.has(word) || next === undefined) return;
+    // `--tag=x` names the flag --tag; what follows its `=` may be a secret (--token=…): never repeated.
+    const named = next.startsWith('--') && next.includes('=') ? next.slice(0, next.indexOf('=')) : next;
+    if (!names.has(named)) return;
+    throw new PlantsError('usage', `${word} has no value: the ${named} after it is a flag of this command`, {
+      hint: `for a value that looks like a flag, join the two: ${word}=${named}`,
+    });
+  });
+}
