@@ -1,5 +1,5 @@
 import { isPlantsError, PlantsError } from '../core/errors.js';
-import { printable } from '../core/printable.js';
+import { printableMessage } from '../core/printable.js';
 import type { Env, IOStreams } from './context.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -26,7 +26,7 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
     // Messages may quote what came from outside (a file's bytes, a server's words): control
     // characters are shown as escapes, never sent raw; only a message's own line breaks stay
     // (commander's "(Did you mean create?)").
-    const safe = (text: string) => text.split('\n').map((line) => printable(line, Infinity)).join('\n');
+    const safe = (text: string) => text.split('\n').map((line) => printableMessage(line, Infinity)).join('\n');
     const lines = error.issues.length > 0
       ? [`${style.red('error:')} invalid plant:`, ...error.issues.map((issue) => `  ${style.bold(safe(issue.path))} ${safe(issue.message)}`)]
       : [`${style.red('error:')} ${safe(error.message)}`];

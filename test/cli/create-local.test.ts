@@ -21,6 +21,14 @@ describe('plants create --local', () => {
     expect(t.stdout()).toBe(`Created plant 1 "a" in ${join(t.dir, 'flag.json')}\nCreated plant 2 "b" in ${join(t.dir, 'env.json')}\n`);
   });
 
+  it('shows a name holding a backslash and an n apart from one holding a line break; stores both as they are', async () => {
+    const t = await testContext();
+    expect(await t.run('create', '--local', '--id', '1', '--name', 'two\\nchars', '--tag', 'C:\\plants')).toBe(0);
+    expect(await t.run('create', '--local', '--id', '2', '--name', 'two\nchars')).toBe(0);
+    expect(t.stdout()).toBe(`Created plant 1 "two\\\\nchars" tagged "C:\\\\plants" in ${t.storePath}\nCreated plant 2 "two\\nchars" in ${t.storePath}\n`);
+    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toBe('{"id":1,"name":"two\\\\nchars","tag":"C:\\\\plants"}\n{"id":2,"name":"two\\nchars"}\n');
+  });
+
   it('refuses a duplicate with the same Error as the service (exit 1)', async () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', 'Fern')).toBe(0);

@@ -150,6 +150,17 @@ describe('plants list', () => {
     expect(empty.stdout()).toBe('[]\n');
   });
 
+  it('shows a backslash doubled in a line a plant, so that no name looks like another', async () => {
+    const t = await localStoreWith([
+      { id: 1n, name: 'two\nlines' },
+      { id: 2n, name: 'two\\nlines', tag: 'a\\tb' },
+      { id: 3n, name: '\\u001b[2J' },
+      { id: 4n, name: '\u001b[2J' },
+    ]);
+    expect(await t.run('list', '--local')).toBe(0);
+    expect(t.stdout()).toBe('1\ttwo\\nlines\t\n2\ttwo\\\\nlines\ta\\\\tb\n3\t\\\\u001b[2J\t\n4\t\\u001b[2J\t\n');
+  });
+
   it('lists after an id, with a tag, and at most --limit plants, across pages', async () => {
     const plants = Array.from({ length: 2_500 }, (_, i): NewPlant => ({ id: BigInt(i), name: `p${i}`, ...(i % 3 === 0 ? { tag: 'third' } : {}) }));
     const t = await localStoreWith(plants);
@@ -230,6 +241,10 @@ describe('plants get and plants delete', () => {
     expect(t.stdout()).toBe(`{\n  "id": ${MAX},\n  "name": "Max",\n  "tag": "tree"\n}\n`);
     expect(await t.run('get', '--local', '--id', '2')).toBe(0);
     expect(t.stdout()).toContain('id   2\nname \\u202eesreveR \u{1F331} é\ntag  \\u200f\n');
+    // A backslash is shown doubled: the escapes of a name's control characters are the only single ones.
+    expect(await t.run('create', '--local', '--id', '4', '--name', 'two\\nchars', '--tag', '\\')).toBe(0);
+    expect(await t.run('get', '--local', '--id', '4')).toBe(0);
+    expect(t.stdout()).toContain('id   4\nname two\\\\nchars\ntag  \\\\\n');
     expect(await t.run('get', '--local', '--id', '3')).toBe(1);
     expect(t.stderr()).toMatch(/\nerror: no plant with id 3\n$/);
     expect(await t.run('get', '--local', '--id', 'x')).toBe(2);

@@ -1,4 +1,4 @@
-import { printable, thousands } from '../../core/printable.js';
+import { printableMessage, thousands } from '../../core/printable.js';
 import type { RowFailure } from '../../import/outcomes.js';
 import type { IOStreams } from '../context.js';
 import { exitCodeFor, exitCodeForSignal } from '../exit-codes.js';
@@ -41,8 +41,8 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
     if (!result.dryRun) lines.push(style.dim('hint: the same import with --on-conflict skip imports the rest'));
   }
   if (result.stoppedBy !== undefined) {
-    lines.push(`${style.red('error:')} stopped: ${printable(result.stoppedBy.message, Infinity)}`);
-    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printable(result.stoppedBy.hint, Infinity)}`));
+    lines.push(`${style.red('error:')} stopped: ${printableMessage(result.stoppedBy.message, Infinity)}`);
+    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -53,7 +53,7 @@ function describe(failure: RowFailure): string {
   const detail = failure.issues !== undefined && failure.issues.length > 0
     ? failure.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
     : failure.message;
-  return `${where}${id}: ${printable(detail, 160)}`;
+  return `${where}${id}: ${printableMessage(detail, 160)}`;
 }
 
 /**

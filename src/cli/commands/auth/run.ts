@@ -1,5 +1,5 @@
 import { isPlantsError } from '../../../core/errors.js';
-import { printable } from '../../../core/printable.js';
+import { printableMessage } from '../../../core/printable.js';
 import { Settings } from '../../config/resolve.js';
 import { displayValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -53,7 +53,7 @@ async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeout
     return verdict === 'accepted' ? { ...shown, status: 'accepted' } : { ...shown, status: 'refused', message: `the service refused the token: run plants login --base-url ${baseUrl}` };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
-    return { ...shown, status: 'unchecked', message: printable(error.message) };
+    return { ...shown, status: 'unchecked', message: printableMessage(error.message) };
   }
 }
 
