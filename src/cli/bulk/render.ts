@@ -9,7 +9,6 @@ import { writeJsonDocument } from '../json-output.js';
 const SHOWN_FAILURES = 20;
 
 const count = thousands;
-const rows = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The account at the end, on stderr: what was done (created, deleted), skipped, failed, and what was not sent. */
 export function renderHuman(result: BulkResult, io: IOStreams): void {
@@ -18,13 +17,13 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const seconds = result.elapsedMs / 1000;
   const rate = Math.round(counts.read / Math.max(seconds, 0.001));
   const lines: string[] = [];
-  const parts = result.dryRun
-    ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`]
-    : [`${count(counts.done)} ${result.done}`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
+  const { unit } = result.summary;
+  const rows = (n: number) => `${count(n)} ${unit}${n === 1 ? '' : 's'}`;
+  const parts = result.dryRun ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`] : outcomeParts(result);
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   const verb = result.dryRun ? 'Checked' : result.summary.verb;
-  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} rows/s): ${parts.join(', ')}`);
+  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
@@ -38,13 +37,25 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printable(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
     lines.push(`${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`);
-    if (!result.dryRun) lines.push(style.dim('hint: the same import with --on-conflict skip imports the rest'));
+    if (!result.dryRun) lines.push(style.dim(`hint: ${result.summary.rest}`));
   }
   if (result.stoppedBy !== undefined) {
     lines.push(`${style.red('error:')} stopped: ${printableMessage(result.stoppedBy.message, Infinity)}`);
     if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * What came of the rows: created, skipped, failed; for a delete, the ids not there apart from the
+ * rows that failed otherwise (not deleted, or skipped with --on-missing skip: one or the other).
+ */
+function outcomeParts(result: BulkResult): string[] {
+  const { counts } = result;
+  if (result.done === 'created') return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
+  const notFound = result.failures.filter((failure) => failure.code === 'not_found').length;
+  const missing = counts.skipped > 0 ? `${count(counts.skipped)} not there (skipped)` : `${count(notFound)} not found`;
+  return [`${count(counts.done)} deleted`, missing, `${count(counts.failed - notFound)} failed`];
 }
 
 function describe(failure: RowFailure): string {

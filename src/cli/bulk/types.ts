@@ -29,8 +29,8 @@ export interface BulkOptions<Format extends string> extends OutputOptions {
 export interface BulkKind<T, Format extends string> {
   /** What the work of a row is called, in the counts and the summary: `created`, `deleted`. */
   done: 'created' | 'deleted';
-  /** The summary's verb and its preposition: `Imported … into`, `Deleted … from`. */
-  summary: { verb: string; preposition: string };
+  /** The words of the summary: `Imported 3 rows into …`, `Read 3 ids to delete from …`, and how to do the rest after an interruption. */
+  summary: SummaryWords;
   /** The format the name of an input says it has, if it says. */
   formatOfName(input: string): Format | undefined;
   /**
@@ -50,12 +50,21 @@ export interface BulkKind<T, Format extends string> {
   onService(client: PlantsClient): RequestWork<T>;
 }
 
+export interface SummaryWords {
+  verb: string;
+  preposition: string;
+  /** What a row is: `row`, `id`. */
+  unit: string;
+  /** The hint after an interruption. */
+  rest: string;
+}
+
 export interface BulkResult {
   input: string;
   target: string;
   dryRun: boolean;
   done: 'created' | 'deleted';
-  summary: { verb: string; preposition: string };
+  summary: SummaryWords;
   counts: Counts;
   failures: RowFailure[];
   stoppedBy?: PlantsError;

@@ -14,7 +14,8 @@ export { exitCode, renderHuman, renderJson } from './render.js';
 /** Deleting plants, a row each: deleted, or not there (`--on-missing`). */
 const DELETE: BulkKind<bigint, IdFormat> = {
   done: 'deleted',
-  summary: { verb: 'Deleted', preposition: 'from' },
+  // Read, not Deleted: the ids read are what is counted, and some of them may not be deleted.
+  summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest' },
   formatOfName: formatFromName,
   formatOfHead: idFormatFromHead,
   headTells: 'any input',

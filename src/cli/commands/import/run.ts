@@ -15,7 +15,7 @@ export { exitCode, renderHuman, renderJson } from '../../bulk/render.js';
 /** Creating plants, a row each: added, or a duplicate (`--on-conflict`). */
 const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
-  summary: { verb: 'Imported', preposition: 'into' },
+  summary: { verb: 'Imported', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
   formatOfName: formatFromName,
   formatOfHead: formatFromHead,
   headTells: 'standard input',
