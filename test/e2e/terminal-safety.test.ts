@@ -18,6 +18,8 @@ const RAW = /\u001b\[2J|\u001b\]0;|\u0007|\u202e|\rforged/;
 /** The colours plants adds on a terminal (SGR sequences), taken out to read the text. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const uncoloured = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+/** Text to find as it is, in a regular expression. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.runIf(process.platform === 'linux')('a plant name with escape sequences never reaches a terminal raw', () => {
   it('plants create shows it escaped on a terminal, and stores it exactly', async () => {
@@ -33,6 +35,20 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     // eslint-disable-next-line no-control-regex -- JSON escapes every control character but its own line breaks
     expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(json.stdout).toContain('\\u001b[2J');
+  });
+
+  it('plants list shows it escaped in its table on a terminal, plants get in its fields', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json'), NAME });
+    expect((await runPlants(['create', '--local', '--id', '1', '--name', NAME, '--tag', NAME], env)).code).toBe(0);
+    expect((await runPlants(['create', '--local', '--id', '2', '--name', 'Oak'], env)).code).toBe(0);
+    // Wide enough that the table cuts no name: what is checked is how it is shown, not where it is cut.
+    const table = await onTerminal(`stty cols 200; ${process.execPath} ${BIN} list --local`, env);
+    expect(uncoloured(table)).toMatch(new RegExp(`ID {2}NAME +TAG\\r?\\n 1 {2}${escaped(SHOWN)} {2}${escaped(SHOWN)}\\r?\\n 2 {2}Oak`));
+    expect(table).not.toMatch(RAW);
+    const fields = await onTerminal(`${process.execPath} ${BIN} get --local --id 1`, env);
+    expect(uncoloured(fields)).toMatch(new RegExp(`id {3}1\\r?\\nname ${escaped(SHOWN)}\\r?\\ntag {2}${escaped(SHOWN)}\\r?\\n`));
+    expect(fields).not.toMatch(RAW);
   });
 
   it('plants import shows a failed row\'s content escaped in its summary on a terminal', async () => {
