@@ -31,15 +31,57 @@ const newPlant = fc.record(
 );
 type NewPlantValue = { id: bigint; name: string; tag?: string };
 
-const bodyOf = (plant: NewPlantValue) => `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+/**
+ * An int64 written as any JSON number of the same value: the contract's id is JSON Schema's
+ * `integer`, which is a value, not a spelling. `100` as `100`, `1e2`, `1E+2`, `10.0e1`, `100.00`,
+ * `1000e-1`, `1.00e02`; `0` also as `-0`, `0.0`, `0e7`.
+ */
+const idText = (id: bigint) =>
+  fc.record({
+    point: fc.nat(),
+    zeros: fc.nat({ max: 3 }),
+    shift: fc.nat({ max: 3 }),
+    marker: fc.constantFrom('e', 'E', 'e+', 'E+'),
+    exponentZeros: fc.nat({ max: 2 }),
+    negativeZero: fc.boolean(),
+  }).map(({ point, zeros, shift, marker, exponentZeros, negativeZero }) => {
+    const sign = id < 0n ? '-' : id === 0n && negativeZero ? '-' : '';
+    // The digits with `shift` zeros more, then a decimal point `point` digits from the left, the
+    // exponent making up for both; `zeros` more zeros after the point. Zero has one digit before
+    // its point (JSON allows no leading zero), and any exponent.
+    const digits = id === 0n ? '0' : `${id < 0n ? -id : id}${'0'.repeat(shift)}`;
+    const at = 1 + (point % digits.length);
+    const fraction = `${digits.slice(at)}${'0'.repeat(zeros)}`;
+    const exponent = id === 0n ? (point % 2 === 0 ? shift : -shift) : digits.length - at - shift;
+    const mantissa = `${digits.slice(0, at)}${fraction === '' ? '' : `.${fraction}`}`;
+    if (exponent === 0 && zeros === 0 && shift === 0) return `${sign}${mantissa}`;
+    const written = exponent < 0 ? `e-${'0'.repeat(exponentZeros)}${-exponent}` : `${marker}${'0'.repeat(exponentZeros)}${exponent}`;
+    return `${sign}${mantissa}${written}`;
+  });
+
+const bodyOf = (plant: NewPlantValue, id: string = String(plant.id)) => `{"id":${id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+
+/** A plant, and its body with the id written as one of the JSON numbers of its value. */
+const newPlantBody = newPlant.chain((plant) => fc.oneof(fc.constant(String(plant.id)), idText(plant.id)).map((id) => ({ plant, body: bodyOf(plant, id) })));
 
 // Bodies outside the schema: wrong types, a missing required field, an id that is no int64, no object.
 const notAString = fc.oneof(fc.integer().map(String), fc.constantFrom('null', 'true', 'false', '[]', '{}', '["x"]', '{"a":"b"}', '1.5'));
+/**
+ * Strings over the limit: 1,001 code points and more, of any kind (an astral one is one code point,
+ * two UTF-16 units; two halves of a pair drawn apart make one).
+ */
+const tooLong = fc.oneof(
+  fc.string({ unit: anyCodePoint, minLength: MAX_CHARACTERS + 1, maxLength: MAX_CHARACTERS + 100 }).filter((text) => [...text].length > MAX_CHARACTERS),
+  fc.constantFrom('x'.repeat(MAX_CHARACTERS + 1), '\u{1F331}'.repeat(MAX_CHARACTERS + 1), '\ud800'.repeat(MAX_CHARACTERS + 1)),
+);
 const invalidBody = fc.oneof(
   notAString.map((name) => `{"id":1,"name":${name}}`),
   notAString.map((tag) => `{"id":1,"name":"x","tag":${tag}}`),
+  tooLong.map((name) => `{"id":1,"name":${JSON.stringify(name)}}`),
+  tooLong.map((tag) => `{"id":1,"name":"x","tag":${JSON.stringify(tag)}}`),
+  fc.constantFrom('{"id":1,"name":"x","tag":null}', '{"id":1,"name":5}', '{"id":1,"name":null}'),
   fc.constantFrom('{"name":"x"}', '{"id":1}', '{}', '{"id":null,"name":"x"}', '{"id":"1","name":"x"}', '{"id":1.5,"name":"x"}', '{"id":true,"name":"x"}'),
-  fc.constantFrom('9223372036854775808', '-9223372036854775809', '1e19', '1e400', '-1e19').map((id) => `{"id":${id},"name":"x"}`),
+  fc.constantFrom('9223372036854775808', '-9223372036854775809', '1e19', '1e400', '-1e19', '1e-1', '15e-1', '1.5e0', '9.223372036854775808e18', '-92233720368547758090e-1').map((id) => `{"id":${id},"name":"x"}`),
   fc.constantFrom('[]', '[{"id":1,"name":"x"}]', '1', '"plant"', 'null', 'true'),
 );
 
@@ -66,11 +108,11 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
 
   it('answers 200 with the Plant from a fresh plants serve, and create --local stores the same plant', async () => {
     await fc.assert(
-      fc.asyncProperty(newPlant, async (plant) => {
+      fc.asyncProperty(newPlantBody, async ({ plant, body }) => {
         fc.pre(!sent.has(plant.id));
         sent.set(plant.id, plant);
-        const answer = await post(bodyOf(plant));
-        expect(answer.status, answer.body).toBe(200);
+        const answer = await post(body);
+        expect(answer.status, `${body}: ${answer.body}`).toBe(200);
         expect(JSON.parse(answer.body)).toEqual(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag });
 
         const before = local.stdout().length;
