@@ -1,4 +1,4 @@
-import { printableMessage, thousands } from '../../core/printable.js';
+import { printable, printableMessage, thousands } from '../../core/printable.js';
 import type { RowFailure } from '../../import/outcomes.js';
 import type { IOStreams } from '../context.js';
 import { exitCodeFor, exitCodeForSignal } from '../exit-codes.js';
@@ -34,7 +34,7 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
     const retry = result.done === 'created' ? `plants import ${rejects}` : `plants delete --from ${rejects}`;
     lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${retry} retries ${rejected === 1 ? 'it' : 'them'}`);
   }
-  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printable(problem, Infinity)}`);
+  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printableMessage(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
     lines.push(`${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`);
     if (!result.dryRun) lines.push(style.dim(`hint: ${result.summary.rest}`));
