@@ -93,16 +93,32 @@ describe('plants import --local', () => {
     ]);
   });
 
-  it('writes rejects that plants import retries exactly', async () => {
+  it.each(['rejects.ndjson', 'rejects.jsonl', 'rejects.json', 'rejects.txt', 'rejects'])('writes rejects (%s) that plants import retries exactly, as they are named', async (name) => {
     const t = await testContext();
-    const rejects = join(t.dir, 'rejects.ndjson');
+    const rejects = join(t.dir, name);
     await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects);
-    const again = join(t.dir, 'again.ndjson');
-    expect(await t.run('import', rejects, '--local', '--json', '--rejects', again)).toBe(1);
+    const again = join(t.dir, `again-${name}`);
+    expect(await t.run('import', rejects, '--local', '--json', '--rejects', again), t.stderr()).toBe(1);
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ read: 5, created: 0, failed: 5 });
     const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').sort();
     expect(await lines(again)).toEqual(await lines(rejects));
+  });
+
+  it('refuses --rejects named .csv before reading anything (exit 2): CSV cannot hold every row', async () => {
+    const t = await testContext();
+    const rejects = join(t.dir, 'rejects.csv');
+    expect(await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects)).toBe(2);
+    expect(t.stderr()).toContain('rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson');
+    expect(await readdir(t.dir)).not.toContain('rejects.csv');
+    expect((await stored(t)).size).toBe(0);
+  });
+
+  it('reads a file whose name says no format by its first line, as standard input', async () => {
+    const t = await testContext();
+    const input = await file(t, 'backup.txt', `{"id":${MAX},"name":"Max"}\n{"id":${MIN},"name":"Min","tag":""}\n`);
+    expect(await t.run('import', input, '--local'), t.stderr()).toBe(0);
+    expect([...(await stored(t)).values()]).toEqual([{ id: BigInt(MIN), name: 'Min', tag: '' }, { id: BigInt(MAX), name: 'Max' }]);
   });
 
   it('keeps a row that is JSON but no object as JSON in --rejects, and text that is no JSON as it was', async () => {
@@ -208,7 +224,8 @@ describe('plants import --local', () => {
 
   it.each([
     [['nowhere.csv'], 'no such file: '],
-    [['p.txt'], 'cannot tell the format of '],
+    // A name that says no format: the first line tells (here, CSV without its header).
+    [['p.txt'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['p.txt', '--format', 'csv'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['empty.csv'], 'the CSV input is empty: expected a header row id,name,tag'],
     [['obj.json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],

@@ -28,7 +28,6 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   const target = options.target.local ? settings.require('store') : settings.require('base-url');
   let format = options.format ?? kind.formatOfName(options.input);
   const cannotTell = (why: string) => new PlantsError('usage', `cannot tell the format of ${inputName}${why}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
-  if (format === undefined && kind.headTells === 'standard input' && options.input !== '-') throw cannotTell('');
   await refuseClobbering(
     [
       ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),

@@ -38,8 +38,6 @@ export interface BulkKind<T, Format extends string> {
    * within it), where its name says none; undefined when it shows none (a head all blank).
    */
   formatOfHead(head: Buffer, ended: boolean): Format | undefined;
-  /** Which inputs whose name says no format are told by their head: any (delete), or standard input only (import: a file's name must say). */
-  headTells: 'any input' | 'standard input';
   /** The rows of `input`; `consumed` says how far into it the rows handed out reach. */
   rows(input: AsyncIterable<Buffer | string>, format: Format, consumed: Consumed): AsyncIterable<Row<T>[]>;
   /** A valid row not done, as --rejects keeps it: what it asks for, as the same command reads it back. */

@@ -18,7 +18,6 @@ const DELETE: BulkKind<bigint, IdFormat> = {
   summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest' },
   formatOfName: formatFromName,
   formatOfHead: idFormatFromHead,
-  headTells: 'any input',
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
   // `{"id":…}` in any format, as the rows of an input that fail are kept: one form, read back as it is.
   rejected: (row) => ({ value: { id: row.id }, json: `{"id":${row.id}}` }),

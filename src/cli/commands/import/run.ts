@@ -18,11 +18,11 @@ const CREATE: BulkKind<NewPlant, Format> = {
   summary: { verb: 'Imported', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
   formatOfName: formatFromName,
   formatOfHead: formatFromHead,
-  headTells: 'standard input',
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
   rejected: (row) => ({ value: row.value, json: encodePlant(row.value) }),
-  // NDJSON whatever the name: CSV cannot carry every plant (an empty tag, a NUL, a lone surrogate).
-  rejectsFormat: () => 'ndjson',
+  // In the format its name says, for `plants import FILE` to read it back: a JSON array for .json,
+  // else NDJSON (the command refuses a .csv name: CSV cannot carry every row).
+  rejectsFormat: (path) => (formatFromName(path) === 'json' ? 'json' : 'ndjson'),
   onStore: (store) => ({
     work: async (plants) => (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? 'done' : 'noop')),
     noopError: (row) => duplicateId(row.id),
