@@ -12,10 +12,29 @@ import { dirname } from 'node:path';
  * replaces anything (test/store/durable-file.test.ts proves both against a faulty fs).
  */
 
-/** The calls this module makes: node:fs, or in tests one that fails as a full disk does. */
+/**
+ * The calls this module makes, and the store's lock (store-lock.ts): node:fs, or in tests one that
+ * fails as a full disk does, or lets another "process" act at a chosen moment.
+ */
 export type FileSystem = Pick<
   typeof nodeFs,
-  'openSync' | 'writeSync' | 'fsyncSync' | 'fdatasyncSync' | 'fstatSync' | 'fchmodSync' | 'ftruncateSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'statSync' | 'write' | 'fdatasync'
+  | 'openSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'fdatasyncSync'
+  | 'fstatSync'
+  | 'fchmodSync'
+  | 'ftruncateSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'unlinkSync'
+  | 'statSync'
+  | 'write'
+  | 'fdatasync'
+  | 'mkdirSync'
+  | 'lstatSync'
+  | 'rmdirSync'
+  | 'utimesSync'
 >;
 
 export const NODE_FS: FileSystem = nodeFs;
@@ -73,6 +92,8 @@ export interface ReplaceOptions {
   /** The file's mode. Default: the mode of the file replaced, else 0o666 less the umask. */
   mode?: number;
   fs?: FileSystem;
+  /** Called right before the rename; what it throws leaves `path` untouched, as any failure before the rename. */
+  beforeRename?: () => void;
 }
 
 /** The content of a file to write: whole, or produced in chunks by a function given `write`. */
@@ -105,6 +126,7 @@ export function replaceFileSync(path: string, content: FileContent, options: Rep
     if (size !== written) throw Object.assign(new Error(`the temporary file holds ${size} of ${written} bytes`), { code: 'EIO' });
     open = false;
     fs.closeSync(fd);
+    options.beforeRename?.();
     fs.renameSync(temp, path);
   } catch (error) {
     if (open) ignore(() => fs.closeSync(fd));

@@ -10,7 +10,7 @@ import { deleteLine, JournalAppender, JournalLines, journalPathOf, readJournal, 
 import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { StoreFileIndex } from './store-file-index.js';
 import { indexStoreFile, writeStoreFile, type LineChange } from './store-file.js';
-import { lockStore, storeLockedError } from './store-lock.js';
+import { lockStore, type HeldLock } from './store-lock.js';
 
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
@@ -99,19 +99,19 @@ export class FileStore implements PlantStore {
   }
 
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
-    return this.writing(async (snapshot) => {
+    return this.writing(async (snapshot, lock) => {
       const outcomes = decideAdds(plants, (id) => has(snapshot, id));
       const added = plants.filter((_, i) => outcomes[i] === 'added').map((plant) => ({ id: plant.id, line: encodePlant(plant) }));
-      await this.append(snapshot, added.map(({ line }) => line), added);
+      await this.append(snapshot, lock, added.map(({ line }) => line), added);
       return outcomes;
     });
   }
 
   deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    return this.writing(async (snapshot) => {
+    return this.writing(async (snapshot, lock) => {
       const outcomes = decideDeletes(ids, (id) => has(snapshot, id));
       const deleted = ids.filter((_, i) => outcomes[i] === 'deleted').map((id) => ({ id, line: null }));
-      await this.append(snapshot, deleted.map(({ id }) => deleteLine(id)), deleted);
+      await this.append(snapshot, lock, deleted.map(({ id }) => deleteLine(id)), deleted);
       return outcomes;
     });
   }
@@ -167,17 +167,15 @@ export class FileStore implements PlantStore {
   }
 
   /**
-   * A write, under the lock, on the current snapshot. A failure forgets the snapshot: the next
-   * call reads the files again rather than trust what this one may have left half done.
+   * A write, under the lock, on the current snapshot; the write confirms the lock right before each
+   * change it makes on disk. A failure forgets the snapshot: the next call reads the files again
+   * rather than trust what this one may have left half done.
    */
-  private writing<T>(write: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+  private writing<T>(write: (snapshot: Snapshot, lock: HeldLock) => Promise<T>): Promise<T> {
     return this.enqueue(async () => {
       const lock = await this.lock();
       try {
-        const snapshot = this.current();
-        // A lock this process lost (it stalled past its staleness) may be another writer's now.
-        if (lock.lost !== undefined) throw storeLockedError(this.path, lock.lost);
-        return await write(snapshot);
+        return await write(this.current(), lock);
       } catch (error) {
         this.forget();
         throw error;
@@ -188,16 +186,16 @@ export class FileStore implements PlantStore {
   }
 
   private lock() {
-    return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait);
+    return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.fs);
   }
 
   /**
    * Appends the lines of one call's changes to the journal (folding it into the store file first,
    * when it has grown enough), and once they are durable, records the changes in the snapshot.
    */
-  private async append(before: Snapshot, lines: string[], changes: { id: bigint; line: string | null }[]): Promise<void> {
+  private async append(before: Snapshot, lock: HeldLock, lines: string[], changes: { id: bigint; line: string | null }[]): Promise<void> {
     if (lines.length === 0) return;
-    const snapshot = before.journal.lines + lines.length > this.foldsPast(before) ? this.fold(before) : before;
+    const snapshot = before.journal.lines + lines.length > this.foldsPast(before) ? this.fold(before, lock) : before;
     const { journal } = snapshot;
     // Where each line will start: the append cuts any torn tail back to the whole lines first.
     const starts: number[] = [];
@@ -206,6 +204,8 @@ export class FileStore implements PlantStore {
       starts.push(start);
       start += Buffer.byteLength(line) + 1;
     }
+    // Nothing yields between this look and the append's first change (the cut of a torn tail, or its write).
+    lock.confirm();
     snapshot.stamp.journal = await this.appender.append(lines, snapshot.stamp.journal, journal.wholeBytes);
     journal.wholeBytes = snapshot.stamp.journal.size;
     journal.lines += lines.length;
@@ -235,13 +235,13 @@ export class FileStore implements PlantStore {
    * changed nothing, so it returns the snapshot as it was, for the write to append to, and is not
    * tried again for a while (foldPostponed). One that fails after it fails the write.
    */
-  private fold(snapshot: Snapshot): Snapshot {
+  private fold(snapshot: Snapshot, lock: HeldLock): Snapshot {
     const ids = journalIds(snapshot.journal);
     const count = countAfterFold(snapshot, ids);
     let written: ReturnType<typeof writeStoreFile> | undefined;
     try {
       const changes = changesOf(snapshot, ids, (op) => this.journalLine(snapshot, op));
-      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs });
+      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs, beforeRename: () => lock.confirm() });
     } catch (error) {
       if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
       // A store file or journal that could not be read says so itself; a bug fails the write as before.
@@ -258,12 +258,16 @@ export class FileStore implements PlantStore {
     let base: StoreFileIndex | undefined;
     try {
       base = StoreFileIndex.inFile(openSync(this.path, 'r'), newIds, starts, lengths);
+      // Another holder may have appended to the journal, which the new file does not hold.
+      lock.confirm();
       removeJournal(this.journalPath);
       this.snapshot = { stamp: this.stamp(), base, journal: { ops: new IdMap(), lines: 0, wholeBytes: 0 } };
       return this.snapshot;
     } catch (error) {
       // The next call reads the files again (a journal left behind is folded in harmlessly).
       base?.close();
+      // The lock lost before the journal was removed: another holder's appends there are kept.
+      if (error instanceof PlantsError && error.code === 'store_locked') throw error;
       throw storeMaybeWrittenError(this.path, 'reopen after writing', error);
     }
   }

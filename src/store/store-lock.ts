@@ -1,15 +1,25 @@
-import { lstatSync, mkdirSync, rmdirSync, utimesSync, type Stats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
+import { NODE_FS, type FileSystem } from './durable-file.js';
 import { ioReason } from './io-reason.js';
 import { makeDirectory } from './make-directory.js';
 import { storeIoError, unchangedHint } from './store-errors.js';
 
 export interface HeldLock {
+  /**
+   * Throws `store_locked` (effect none) unless the lock directory is still the one this process
+   * made and last touched. Called right before each change to the store on disk: a holder that
+   * stalled past STALE_MS (SIGSTOP, a long GC, a huge fold) may have been taken over, and must not
+   * write beside the new holder.
+   */
+  confirm(): void;
+  /** Removes the lock, if it is still this process's: a lock taken over is the new holder's. */
   release(): void;
-  /** Set if the lock was lost while held (this process stalled past its staleness, another took it). */
-  lost?: Error;
 }
+
+/** The calls the lock makes: node:fs, or in tests one through which another "process" acts. */
+export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync'>;
 
 /** A lock whose directory has not been touched for this long is a dead holder's, and is taken over. */
 export const STALE_MS = 10_000;
@@ -21,15 +31,16 @@ const SAY_WAITING_AFTER_MS = 1000;
 /**
  * The cross-process lock of a store: the directory `<store>.lock`, made by mkdir, which succeeds
  * for one process only. The holder touches it every 5 s; one untouched for 10 s (a killed holder)
- * is taken over, so a dead process blocks others for 10 s at most. Waits `waitMs` at most, in
- * short jittered retries, then gives up with `store_locked`.
+ * is taken over, so a dead process blocks others for 10 s at most; so is a live one that stalled
+ * as long, which is why a holder confirms the lock right before each change it makes (confirm).
+ * Waits `waitMs` at most, in short jittered retries, then gives up with `store_locked`.
  *
  * Ours, not proper-lockfile: the same protocol in a third of the code, synchronous tries (a mkdir
  * takes microseconds, a trip through libuv's thread pool ~0.3 ms), and a clear error at once for a
  * lock path that cannot be a lock (a file, a directory with files in it), where proper-lockfile
  * retried for the whole wait and then said ENOTDIR or ENOTEMPTY.
  */
-export async function lockStore(path: string, waitMs: number, onWait?: () => void): Promise<HeldLock> {
+export async function lockStore(path: string, waitMs: number, onWait?: () => void, fs: LockFileSystem = NODE_FS): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
   try {
     makeDirectory(dirname(path));
@@ -39,7 +50,8 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
   const started = Date.now();
   let saidWaiting = false;
   for (let attempt = 0; ; attempt += 1) {
-    if (tryLock(lockPath)) return hold(lockPath);
+    const made = tryLock(lockPath, fs);
+    if (made !== undefined) return hold(path, lockPath, made, fs);
     const waited = Date.now() - started;
     if (waited >= waitMs) throw storeLockedError(path);
     if (!saidWaiting && waited >= SAY_WAITING_AFTER_MS) {
@@ -50,33 +62,27 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
   }
 }
 
-/** Takes the lock if it is free or stale; false if a live holder has it. */
-function tryLock(lockPath: string): boolean {
-  try {
-    mkdirSync(lockPath);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(lockPath, 'make', error);
-  }
-  let info: Stats;
-  try {
-    info = lstatSync(lockPath);
-  } catch {
-    // Released between our mkdir and this look: try again at once.
-    return tryLock(lockPath);
-  }
-  if (!info.isDirectory()) {
+/**
+ * Takes the lock if it is free or stale, and returns its directory as made; undefined if a live
+ * holder has it.
+ */
+function tryLock(lockPath: string, fs: LockFileSystem): BigIntStats | undefined {
+  if (makeLock(lockPath, fs)) return look(lockPath, fs);
+  const seen = look(lockPath, fs);
+  // Released between our mkdir and this look: try again at once.
+  if (seen === undefined) return tryLock(lockPath, fs);
+  if (!seen.isDirectory()) {
     throw new PlantsError('store_io', `${lockPath} is not a lock: plants locks its store with a directory there`, {
       hint: `if no plants process is running, remove ${lockPath}`,
     });
   }
-  if (!isStale(info.mtimeMs)) return false;
+  if (!isStale(seen)) return undefined;
   try {
-    rmdirSync(lockPath);
+    fs.rmdirSync(lockPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Taken over by another waiter first: theirs now.
-    if (code === 'ENOENT') return false;
+    if (code === 'ENOENT') return undefined;
     if (code === 'ENOTEMPTY' || code === 'EEXIST') {
       throw new PlantsError('store_io', `${lockPath} is stale but has files in it: it is not a lock plants made`, {
         hint: `if no plants process is running, remove it (rm -r ${lockPath})`,
@@ -85,47 +91,99 @@ function tryLock(lockPath: string): boolean {
     throw lockError(lockPath, 'remove a stale', error);
   }
   try {
-    mkdirSync(lockPath);
-    return true;
+    fs.mkdirSync(lockPath);
   } catch {
+    return undefined;
+  }
+  return look(lockPath, fs);
+}
+
+/** Makes the lock directory: false if something is at its path already. */
+function makeLock(lockPath: string, fs: LockFileSystem): boolean {
+  try {
+    fs.mkdirSync(lockPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(lockPath, 'make', error);
     return false;
   }
+}
+
+/** The lock path's own stat (a link is not followed), undefined when nothing is there. */
+function look(lockPath: string, fs: LockFileSystem): BigIntStats | undefined {
+  try {
+    return fs.lstatSync(lockPath, { bigint: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw lockError(lockPath, 'look at', error);
+  }
+}
+
+/**
+ * The same lock directory, untouched since: another one made at the path has another inode, or
+ * the same one reused and a later mtime.
+ */
+function sameDirectory(a: BigIntStats, b: BigIntStats): boolean {
+  return a.ino === b.ino && a.mtimeNs === b.mtimeNs;
 }
 
 /**
  * Stale: untouched for STALE_MS, or touched in the future beyond it (a clock set back, or a copy
  * from elsewhere), which no live holder on this machine can have done.
  */
-function isStale(mtimeMs: number): boolean {
-  return Math.abs(Date.now() - mtimeMs) > STALE_MS;
+function isStale(info: BigIntStats): boolean {
+  return Math.abs(Date.now() - Number(info.mtimeMs)) > STALE_MS;
 }
 
-function hold(lockPath: string): HeldLock {
-  const held: HeldLock = { release: () => undefined };
-  let touched = lstatSync(lockPath).mtimeMs;
-  const refresh = setInterval(() => {
-    try {
-      // Someone else's now: they took it over as stale (this process stalled), or removed it.
-      if (lstatSync(lockPath).mtimeMs !== touched) throw new Error('the lock was taken over');
-      const now = new Date();
-      utimesSync(lockPath, now, now);
-      touched = lstatSync(lockPath).mtimeMs;
-    } catch (error) {
-      held.lost = error as Error;
-      clearInterval(refresh);
+/** The lock, held: `made` is its directory as tryLock made it. */
+function hold(path: string, lockPath: string, made: BigIntStats, fs: LockFileSystem): HeldLock {
+  /** The lock directory as this process made it and last touched it. */
+  let mine = made;
+  /** Why the lock is no longer this process's (taken over, removed, or no longer to be touched); undefined while it is. */
+  let lost: Error | undefined;
+  /** Looks at the lock, unless it is known lost: why it is not this process's, if it is not. */
+  const check = (): Error | undefined => {
+    if (lost === undefined) {
+      try {
+        const now = look(lockPath, fs);
+        if (now === undefined) lost = new Error('the lock was removed');
+        else if (!sameDirectory(now, mine)) lost = new Error('the lock was taken over');
+      } catch (error) {
+        lost = error as Error;
+      }
     }
+    return lost;
+  };
+  const refresh = setInterval(() => {
+    if (check() === undefined) {
+      try {
+        const now = new Date();
+        fs.utimesSync(lockPath, now, now);
+        const touched = look(lockPath, fs);
+        if (touched === undefined || touched.ino !== mine.ino) lost = new Error('the lock was taken over');
+        else mine = touched;
+      } catch (error) {
+        lost = error as Error;
+      }
+    }
+    if (lost !== undefined) clearInterval(refresh);
   }, REFRESH_MS);
   refresh.unref();
-  held.release = () => {
-    clearInterval(refresh);
-    if (held.lost !== undefined) return;
-    try {
-      rmdirSync(lockPath);
-    } catch {
-      // Already gone: nothing to release.
-    }
+  return {
+    confirm: () => {
+      const why = check();
+      if (why !== undefined) throw lockLostError(path, why);
+    },
+    release: () => {
+      clearInterval(refresh);
+      if (check() !== undefined) return;
+      try {
+        fs.rmdirSync(lockPath);
+      } catch {
+        // Already gone: nothing to release.
+      }
+    },
   };
-  return held;
 }
 
 /** 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100 ms. */
@@ -145,4 +203,13 @@ export function storeLockedError(path: string, cause?: unknown): PlantsError {
     hint: `try again; if no plants process is running, remove ${path}.lock`,
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/** A lock this process held, and lost before a change: the change was not made. */
+function lockLostError(path: string, why: Error): PlantsError {
+  return new PlantsError(
+    'store_locked',
+    `the store ${path} is in use by another process: the lock this process held was lost (${why.message}; a process that stalls for over ${STALE_MS / 1000} s loses it), so nothing of this call was written`,
+    { hint: 'try again', cause: why },
+  );
 }

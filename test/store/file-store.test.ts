@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
+import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
 import { FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
@@ -117,6 +118,74 @@ describe('the JSON file store', () => {
     await withStore(path, (store) => createPlant(store, { id: 1n, name: 'Fern' }), { lockWaitMs: 1_000 });
     expect([...(await storedPlants(path)).keys()]).toEqual([1n]);
     expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  describe('a lock taken over while held (the holder stalled past staleness: SIGSTOP, a long GC)', () => {
+    /** Another process's takeover of the lock as stale: rmdir, mkdir. Returns the new lock's identity. */
+    const takeOver = (lockPath: string) => {
+      rmdirSync(lockPath);
+      mkdirSync(lockPath);
+      const info = statSync(lockPath, { bigint: true });
+      return `${info.ino}:${info.mtimeNs}`;
+    };
+    const identity = (lockPath: string) => {
+      const info = statSync(lockPath, { bigint: true });
+      return `${info.ino}:${info.mtimeNs}`;
+    };
+
+    it('fails the write with store_locked, effect none, appends nothing, and leaves the lock to its new holder', async () => {
+      const path = await storePath();
+      const lockPath = `${path}.lock`;
+      await withStore(path, (store) => store.addAll(many(1, 2)));
+      const journal = await readFile(`${path}.journal`);
+      // Taken over right after the store took it: at its first look at the lock after the one that
+      // recorded it as made.
+      let recorded = false;
+      let theirs: string | undefined;
+      const fs: FileSystem = {
+        ...NODE_FS,
+        lstatSync: ((file: string, options: { bigint: true }) => {
+          if (file === lockPath && theirs === undefined) {
+            if (recorded) theirs = takeOver(lockPath);
+            recorded = true;
+          }
+          return NODE_FS.lstatSync(file, options);
+        }) as FileSystem['lstatSync'],
+      };
+      const store = await FileStore.open(path, { fs });
+      await expect(store.addAll(many(3, 1))).rejects.toMatchObject({ code: 'store_locked', effect: 'none', message: expect.stringContaining(path) });
+      expect(await readFile(`${path}.journal`)).toEqual(journal);
+      expect(identity(lockPath)).toBe(theirs);
+      // Once the other process is done, the plant is taken as if never sent.
+      rmdirSync(lockPath);
+      expect(await store.addAll(many(3, 1))).toEqual(['added']);
+      await store.close();
+      expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n, 3n]);
+    });
+
+    it('fails a write that folds with store_locked before the rename: the store file and journal are as they were', async () => {
+      const path = await storePath();
+      const lockPath = `${path}.lock`;
+      // A store file of three plants, and a journal of four, which the next write folds.
+      await withStore(path, async (store) => (await store.addAll(many(1, 3)), await store.addAll(many(4, 4))), { foldAt: 0 });
+      const [file, journal] = [await readFile(path), await readFile(`${path}.journal`)];
+      // Taken over while the fold writes the new store file.
+      let theirs: string | undefined;
+      const fs: FileSystem = {
+        ...NODE_FS,
+        openSync: ((name: string, flags: string, mode?: number) => {
+          if (flags === 'wx' && theirs === undefined) theirs = takeOver(lockPath);
+          return NODE_FS.openSync(name, flags, mode);
+        }) as FileSystem['openSync'],
+      };
+      const store = await FileStore.open(path, { fs, foldAt: 0 });
+      await expect(store.addAll(many(8, 1))).rejects.toMatchObject({ code: 'store_locked', effect: 'none' });
+      expect(await readFile(path)).toEqual(file);
+      expect(await readFile(`${path}.journal`)).toEqual(journal);
+      expect((await readdir(dirname(path))).sort()).toEqual(['plants.json', 'plants.json.journal', 'plants.json.lock']);
+      expect(identity(lockPath)).toBe(theirs);
+      await store.close();
+    });
   });
 
   it.each([

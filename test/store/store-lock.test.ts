@@ -1,9 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockStore } from '../../src/store/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
+
+/** The lock directory's identity: what another process's rmdir and mkdir change. */
+const identity = (lockPath: string) => {
+  const info = statSync(lockPath, { bigint: true });
+  return `${info.ino}:${info.mtimeNs}`;
+};
 
 describe('the store lock', () => {
   it('is a directory beside the store, for one holder at a time, removed on release', async () => {
@@ -49,5 +55,30 @@ describe('the store lock', () => {
       message: `${path}.lock is stale but has files in it: it is not a lock plants made`,
       hint: `if no plants process is running, remove it (rm -r ${path}.lock)`,
     });
+  });
+
+  it('is confirmed by its holder only while it is the directory the holder made: one taken over is lost, and left to its new holder', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const lock = await lockStore(path, 1_000);
+    lock.confirm();
+    // The holder stalled; another process took the lock over as stale (rmdir, mkdir).
+    rmdirSync(`${path}.lock`);
+    mkdirSync(`${path}.lock`);
+    const theirs = identity(`${path}.lock`);
+    expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', effect: 'none', message: expect.stringContaining('nothing of this call was written') }));
+    lock.release();
+    expect(identity(`${path}.lock`)).toBe(theirs);
+  });
+
+  it('is lost when removed while held, and confirms nothing after', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const lock = await lockStore(path, 1_000);
+    rmdirSync(`${path}.lock`);
+    expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was removed') }));
+    // Made again by another process: still not this holder's.
+    mkdirSync(`${path}.lock`);
+    expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked' }));
+    lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(true);
   });
 });
