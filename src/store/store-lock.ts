@@ -77,6 +77,14 @@ function tryLock(lockPath: string, fs: LockFileSystem): BigIntStats | undefined 
     });
   }
   if (!isStale(seen)) return undefined;
+  // Another waiter may have seen the same stale lock, and taken it over since: removing "the stale
+  // lock" would then remove its fresh one, and both would hold the store. So look again, and
+  // remove only the directory seen, still stale. rmdir cannot be made conditional, so a window
+  // remains, between this look and the rmdir: a waiter that stalls there still removes a lock
+  // taken over meanwhile. Its holder then fails its next confirm() and writes nothing; only a
+  // change it confirmed before the removal can still meet this waiter's.
+  const again = look(lockPath, fs);
+  if (again === undefined || !sameDirectory(again, seen) || !isStale(again)) return undefined;
   try {
     fs.rmdirSync(lockPath);
   } catch (error) {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockStore } from '../../src/store/store-lock.js';
+import { NODE_FS } from '../../src/store/durable-file.js';
+import { lockStore, type LockFileSystem } from '../../src/store/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The lock directory's identity: what another process's rmdir and mkdir change. */
@@ -80,5 +81,31 @@ describe('the store lock', () => {
     expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked' }));
     lock.release();
     expect(existsSync(`${path}.lock`)).toBe(true);
+  });
+
+  it('takes over a stale lock only if it is still the one it saw stale: not one another waiter took over meanwhile', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const lockPath = `${path}.lock`;
+    await mkdir(lockPath);
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lockPath, longAgo, longAgo);
+    // This waiter sees the lock stale; right after, another waiter removes it and makes its own.
+    let theirs: string | undefined;
+    const fs: LockFileSystem = {
+      ...NODE_FS,
+      lstatSync: ((file: string, options: { bigint: true }) => {
+        const info = NODE_FS.lstatSync(file, options);
+        if (file === lockPath && theirs === undefined) {
+          rmdirSync(lockPath);
+          mkdirSync(lockPath);
+          theirs = identity(lockPath);
+        }
+        return info;
+      }) as LockFileSystem['lstatSync'],
+    };
+    await expect(lockStore(path, 200, undefined, fs)).rejects.toMatchObject({ code: 'store_locked' });
+    expect(theirs).toBeDefined();
+    expect(identity(lockPath)).toBe(theirs);
+    expect(lstatSync(lockPath).isDirectory()).toBe(true);
   });
 });
