@@ -1,4 +1,4 @@
-import { openSync, readlinkSync, realpathSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PlantsError } from '../core/errors.js';
 import { IdMap } from '../core/id-map.js';
@@ -7,7 +7,7 @@ import type { NewPlant } from '../core/schemas.js';
 import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
 import { NODE_FS, RenamedNotDurable, replaceFileSync, type FileSystem } from './durable-file.js';
 import { deleteLine, JournalAppender, JournalLines, journalPathOf, readJournal, removeJournal, statJournal, type JournalFile, type JournalOp, type JournalOps } from './journal.js';
-import { statFile, storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import { statFile, storeIoError } from './store-errors.js';
 import { StoreFileIndex } from './store-file-index.js';
 import { indexStoreFile, writeStoreFile, type LineChange } from './store-file.js';
 import { lockStore, type HeldLock } from './store-lock.js';
@@ -233,7 +233,9 @@ export class FileStore implements PlantStore {
    * and removes the journal. Returns the snapshot that follows, which is also kept: the new file
    * and an empty journal. A fold is an optimisation: one that fails before its rename (ENOSPC, EIO)
    * changed nothing, so it returns the snapshot as it was, for the write to append to, and is not
-   * tried again for a while (foldPostponed). One that fails after it fails the write.
+   * tried again for a while (foldPostponed). One that fails after it fails the write, with effect
+   * none: the new file holds only plants already acknowledged, and the write's own lines were
+   * never appended.
    */
   private fold(snapshot: Snapshot, lock: HeldLock): Snapshot {
     const ids = journalIds(snapshot.journal);
@@ -243,7 +245,9 @@ export class FileStore implements PlantStore {
       const changes = changesOf(snapshot, ids, (op) => this.journalLine(snapshot, op));
       replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs, beforeRename: () => lock.confirm() });
     } catch (error) {
-      if (error instanceof RenamedNotDurable) throw storeMaybeWrittenError(this.path, 'fsync the directory of', error.cause);
+      // The journal stays: should a crash bring the old store file back, the journal is what makes
+      // it whole; read over the new file, which holds its lines, it changes nothing.
+      if (error instanceof RenamedNotDurable) throw storeIoError(this.path, 'fsync the directory of', error.cause);
       // A store file or journal that could not be read says so itself; a bug fails the write as before.
       if (error instanceof PlantsError) throw error;
       if (!isFileSystemError(error)) throw storeIoError(this.path, 'write', error);
@@ -251,13 +255,12 @@ export class FileStore implements PlantStore {
       return snapshot;
     }
     this.foldPostponed = undefined;
-    // From here the new file holds every plant: what follows must not report them as not stored.
     this.forget();
     this.appender.close();
     const { ids: newIds, starts, lengths } = written as NonNullable<typeof written>;
     let base: StoreFileIndex | undefined;
     try {
-      base = StoreFileIndex.inFile(openSync(this.path, 'r'), newIds, starts, lengths);
+      base = StoreFileIndex.inFile(this.fs.openSync(this.path, 'r'), newIds, starts, lengths);
       // Another holder may have appended to the journal, which the new file does not hold.
       lock.confirm();
       removeJournal(this.journalPath);
@@ -266,9 +269,7 @@ export class FileStore implements PlantStore {
     } catch (error) {
       // The next call reads the files again (a journal left behind is folded in harmlessly).
       base?.close();
-      // The lock lost before the journal was removed: another holder's appends there are kept.
-      if (error instanceof PlantsError && error.code === 'store_locked') throw error;
-      throw storeMaybeWrittenError(this.path, 'reopen after writing', error);
+      throw error instanceof PlantsError ? error : storeIoError(this.path, 'reopen after writing', error);
     }
   }
 

@@ -7,7 +7,7 @@ import { FileStore } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
-import { storedPlants } from '../helpers/stored-plants.js';
+import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The file store on a file system that fills up, injected through its fs seam (the same on a real
@@ -134,5 +134,61 @@ describe('the file store on a full disk', () => {
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":300,"name":"plant 300"}\n');
     await store.close();
     expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 50), ...ids(100, 201)]);
+  });
+});
+
+describe('a fold that fails after its rename', () => {
+  it.each([
+    ['the directory cannot be fsynced', 'fsync', 'could not fsync the directory of the store', 'input/output error (EIO)'],
+    ['the new store file cannot be reopened', 'reopen', 'could not reopen after writing the store', 'too many open files (EMFILE)'],
+  ] as const)('fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from either store file', async (_what, fault, action, reason) => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'plants.json'), encodeStore(batch(0, 5)));
+    const old = await readFile(join(dir, 'plants.json'));
+    // Fails once, right after the fold's rename: the fsync of the directory, or the reopening.
+    let renamed = false;
+    let failed = false;
+    const failOnce = (code: string) => {
+      failed = true;
+      return Object.assign(new Error(`${code}: injected`), { code });
+    };
+    const fs: FileSystem = {
+      ...NODE_FS,
+      renameSync: ((from: string, to: string) => {
+        NODE_FS.renameSync(from, to);
+        renamed = true;
+      }) as FileSystem['renameSync'],
+      openSync: ((file: string, flags: string, mode?: number) => {
+        if (fault === 'reopen' && renamed && !failed && flags === 'r' && file.endsWith('plants.json')) throw failOnce('EMFILE');
+        return NODE_FS.openSync(file, flags, mode);
+      }) as FileSystem['openSync'],
+      fsyncSync: ((fd: number) => {
+        if (fault === 'fsync' && renamed && !failed && NODE_FS.fstatSync(fd).isDirectory()) throw failOnce('EIO');
+        NODE_FS.fsyncSync(fd);
+      }) as FileSystem['fsyncSync'],
+    };
+    const store = await FileStore.open(join(dir, 'plants.json'), { fs, foldAt: 10 });
+    const { path } = store;
+    expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
+    const journal = await readFile(`${path}.journal`);
+    // The 11th journal line is past the threshold: the write folds first, and the fold fails after its rename.
+    const failure = await store.addAll(batch(110, 1)).catch((error: unknown) => error);
+    expect(renamed && failed).toBe(true);
+    expect(failure).toMatchObject({ code: 'store_io', effect: 'none', message: `${action} ${path}: ${reason}` });
+    // Renamed: the new file holds the plants acknowledged, and only those; the journal is kept.
+    expect(await readFile(path, 'utf8')).toBe(encodeStore([...batch(0, 5), ...batch(100, 10)]));
+    expect(await readFile(`${path}.journal`)).toEqual(journal);
+    const acknowledged = [...ids(0, 5), ...ids(100, 10)];
+    expect([...(await allPlants(store)).keys()]).toEqual(acknowledged);
+    expect([...(await storedPlants(path)).keys()]).toEqual(acknowledged);
+    // A crash that brings the old store file back: with the journal, it is whole.
+    const crashed = join(await tempDir(), 'plants.json');
+    await writeFile(crashed, old);
+    await writeFile(`${crashed}.journal`, journal);
+    expect([...(await storedPlants(crashed)).keys()]).toEqual(acknowledged);
+    // Sent again, the plant is taken as new.
+    expect(await store.addAll(batch(110, 1))).toEqual(['added']);
+    await store.close();
+    expect([...(await storedPlants(path)).keys()]).toEqual([...acknowledged, 110n]);
   });
 });
