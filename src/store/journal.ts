@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import type { IdMap } from '../core/id-map.js';
+import { INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, NODE_FS, syncDirectory, writeAll, type FileSystem } from './durable-file.js';
 import { statFile, storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
@@ -68,18 +69,22 @@ export function readJournal(path: string, from: number, ops: JournalOps): Journa
   // Counted in bytes on disk, not in decoded text: appends cut the file to exactly this length.
   const whole = bytes.lastIndexOf(10) + 1;
   let lines = 0;
+  // A line named by its number when the journal was read from its start, else by where it is.
+  const where = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${from + start}`);
   for (let start = 0; start < whole; ) {
     const end = bytes.indexOf(10, start);
     const text = bytes.toString('utf8', start, end);
     lines += 1;
     const deleted = DELETE_LINE.exec(text);
-    if (deleted !== null) ops.set(BigInt(deleted[1] as string), null);
-    else {
+    if (deleted !== null) {
+      const id = BigInt(deleted[1] as string);
+      // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
+      if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${where(start)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
+      ops.set(id, null);
+    } else {
       const reading = readPlantJson(text);
       if (reading.plant === undefined) {
-        // Named by its number when the journal was read from its start, else by where it is.
-        const where = from === 0 ? `line ${lines}` : `the line at byte ${from + start}`;
-        throw storeCorruptError(path, reading.notJson !== undefined ? `${where} is not JSON (${reading.notJson})` : `${where}: ${reading.invalid.message}`);
+        throw storeCorruptError(path, reading.notJson !== undefined ? `${where(start)} is not JSON (${reading.notJson})` : `${where(start)}: ${reading.invalid.message}`);
       }
       ops.set(reading.plant.id, reading.canonical ? from + start : encodePlant(reading.plant));
     }

@@ -338,6 +338,17 @@ describe('the journal and the fold', () => {
     });
   });
 
+  it.each([
+    ['above', '99999999999999999999', 'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got 99999999999999999999'],
+    ['below', '-9223372036854775809', 'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809'],
+  ])('refuses a journal line that deletes an id %s the int64 range, naming the line', async (_where, id, message) => {
+    const path = await storePath();
+    const journal = `{"id":1,"name":"a"}\n{"delete":${id}}\n`;
+    await writeFile(`${path}.journal`, journal);
+    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining(message) });
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe(journal);
+  });
+
   it('reads what another process folded and appended meanwhile, only its appends when that is all it did', async () => {
     const path = await storePath();
     const reader = await FileStore.open(path);
