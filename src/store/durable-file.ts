@@ -13,12 +13,13 @@ import { dirname } from 'node:path';
  */
 
 /**
- * The calls this module makes, and the store's lock (store-lock.ts): node:fs, or in tests one that
- * fails as a full disk does, or lets another "process" act at a chosen moment.
+ * The calls this module makes, and the store's lock (store-lock.ts) and journal reads: node:fs, or
+ * in tests one that fails as a full disk does, or lets another "process" act at a chosen moment.
  */
 export type FileSystem = Pick<
   typeof nodeFs,
   | 'openSync'
+  | 'readSync'
   | 'writeSync'
   | 'fsyncSync'
   | 'fdatasyncSync'

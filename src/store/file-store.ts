@@ -88,7 +88,7 @@ export class FileStore implements PlantStore {
     this.journalPath = journalPathOf(this.path);
     this.fs = options.fs ?? NODE_FS;
     this.appender = new JournalAppender(this.journalPath, this.fs);
-    this.journalLines = new JournalLines(this.journalPath);
+    this.journalLines = new JournalLines(this.journalPath, this.fs);
   }
 
   /** The store at `path` (created on the first write), read and checked now: one not ours is `store_corrupt`. */
@@ -146,16 +146,25 @@ export class FileStore implements PlantStore {
    * stat of each). Else the files are read again without the lock, which a read-only store could
    * not take, and the stamps checked once more: unchanged, no other process wrote meanwhile, so
    * what was read is one state of the store (a fold in between would have replaced the store file
-   * and removed the journal). After three tries spoiled by writers, under the lock. The callback
-   * reads synchronously, so no write of this process comes between.
+   * and removed the journal). A read that fails as the files change under it (a fold removed the
+   * journal it was reading a line of) is a try spoiled the same way. After three tries spoiled by
+   * writers, under the lock. The callback reads synchronously, so no write of this process comes
+   * between.
    */
   private reading<T>(read: (snapshot: Snapshot) => T): Promise<T> {
     return this.enqueue(async () => {
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        const kept = this.snapshot;
-        if (kept !== undefined && sameStamp(kept.stamp, this.stamp())) return read(kept);
-        const snapshot = this.current();
-        if (sameStamp(snapshot.stamp, this.stamp())) return read(snapshot);
+        const stamp = this.stamp();
+        try {
+          const kept = this.snapshot;
+          if (kept !== undefined && sameStamp(kept.stamp, stamp)) return read(kept);
+          const snapshot = this.current();
+          if (sameStamp(snapshot.stamp, this.stamp())) return read(snapshot);
+        } catch (error) {
+          // Files that did not change: the failure is the answer.
+          if (!(error instanceof PlantsError && error.code === 'store_io') || sameStamp(stamp, this.stamp())) throw error;
+          this.forget();
+        }
       }
       const lock = await this.lock();
       try {

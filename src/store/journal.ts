@@ -104,7 +104,10 @@ export class JournalLines {
   private block = Buffer.alloc(0);
   private blockStart = 0;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly fs: FileSystem = NODE_FS,
+  ) {}
 
   /** The line at `start` of the journal `file`, whose whole lines end at `wholeBytes`. */
   lineAt(start: number, file: JournalFile, wholeBytes: number): string {
@@ -118,7 +121,7 @@ export class JournalLines {
         const block = Buffer.allocUnsafe(length);
         let got: number;
         try {
-          got = readSync(this.fd as number, block, 0, length, start);
+          got = this.fs.readSync(this.fd as number, block, 0, length, start);
         } catch (error) {
           throw storeIoError(this.path, 'read', error);
         }
@@ -133,7 +136,7 @@ export class JournalLines {
   }
 
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.fd !== undefined) this.fs.closeSync(this.fd);
     this.fd = undefined;
     this.ino = undefined;
     this.block = Buffer.alloc(0);
@@ -142,8 +145,8 @@ export class JournalLines {
   private open(file: JournalFile): void {
     this.close();
     try {
-      this.fd = openSync(this.path, 'r');
-      this.ino = fstatSync(this.fd, { bigint: true }).ino;
+      this.fd = this.fs.openSync(this.path, 'r');
+      this.ino = this.fs.fstatSync(this.fd, { bigint: true }).ino;
     } catch (error) {
       throw storeIoError(this.path, 'read', error);
     }

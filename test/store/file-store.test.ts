@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -357,6 +357,51 @@ describe('the journal and the fold', () => {
     await withStore(path, (writer) => writer.addAll(many(4, 1)), { foldAt: 0 });
     await withStore(path, (writer) => writer.deleteAll([2n]));
     expect([...(await allPlants(reader)).keys()]).toEqual([1n, 3n, 4n]);
+    await reader.close();
+  });
+});
+
+describe('reading while another process folds', () => {
+  /**
+   * A store of a journal alone, and a reader of it whose first opening of the journal, to read a
+   * line it indexed, comes right after another process folded it: the store file replaced with
+   * every plant, the journal removed.
+   */
+  async function foldedUnderTheReader(failJournal = false) {
+    const path = await storePath();
+    await withStore(path, (writer) => writer.addAll(many(1, 3)));
+    let folded = false;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        if (flags === 'r' && file.endsWith('.journal')) {
+          if (failJournal) throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+          if (!folded) {
+            folded = true;
+            writeFileSync(`${path}.other.tmp`, encodeStore(many(1, 3)));
+            renameSync(`${path}.other.tmp`, path);
+            unlinkSync(`${path}.journal`);
+          }
+        }
+        return NODE_FS.openSync(file, flags, mode);
+      }) as FileSystem['openSync'],
+    };
+    return { reader: await FileStore.open(path, { fs }), folded: () => folded };
+  }
+
+  it.each([
+    ['a page', (store: FileStore) => store.list({ limit: 10 }), many(1, 3)],
+    ['a plant by id', (store: FileStore) => store.get(2n), many(2, 1)[0]],
+  ])('reads %s again from the files as they now are, where the journal it indexed is gone', async (_what, read, expected) => {
+    const { reader, folded } = await foldedUnderTheReader();
+    expect(await read(reader)).toEqual(expected);
+    expect(folded()).toBe(true);
+    await reader.close();
+  });
+
+  it('fails a read on files that did not change as it read, without trying again and again', async () => {
+    const { reader } = await foldedUnderTheReader(true);
+    await expect(reader.list({ limit: 10 })).rejects.toMatchObject({ code: 'store_io', message: expect.stringContaining('EIO') });
     await reader.close();
   });
 });
