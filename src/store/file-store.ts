@@ -351,7 +351,7 @@ function has(snapshot: Snapshot, id: bigint): boolean {
 
 function journalIds(journal: Journal): BigInt64Array {
   // A typed array sorts natively, without calling back into JavaScript for each comparison.
-  journal.sorted ??= BigInt64Array.from(journal.ops.ids()).sort();
+  journal.sorted ??= journal.ops.ids().sort();
   return journal.sorted;
 }
 
