@@ -41,56 +41,79 @@ export interface JournalRead {
   wholeBytes: number;
 }
 
+/** The journal is read in blocks of this size (a longer line, in a block as long as it). */
+const READ_BYTES = 1024 * 1024;
+
 /**
  * Reads the journal's whole lines from byte `from` on (0: all of it; more: what was appended since
- * a read up to there) into `ops`. No journal: nothing.
+ * a read up to there) into `ops`. A block at a time: the journal a large import leaves, read whole,
+ * sat in memory beside the store file's index. No journal: nothing.
  */
 export function readJournal(path: string, from: number, ops: JournalOps): JournalRead {
   if (statFile(path, 'journal') === undefined) return { lines: 0, wholeBytes: 0 };
-  let bytes: Buffer;
+  const fd = reading(path, () => openSync(path, 'r'));
   try {
-    const fd = openSync(path, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      bytes = Buffer.allocUnsafe(Math.max(0, size - from));
-      let got = 0;
-      while (got < bytes.length) {
-        const read = readSync(fd, bytes, got, bytes.length - got, from + got);
-        if (read === 0) break;
-        got += read;
+    const size = reading(path, () => fstatSync(fd).size);
+    let lines = 0;
+    let block = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(0, size - from)));
+    // The block holds `filled` bytes of the file from `position` on. Counted in bytes on disk, not
+    // in decoded text: appends cut the file to exactly where the whole lines end.
+    let position = from;
+    let filled = 0;
+    while (position + filled < size) {
+      if (filled === block.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(block.length * 2, size - position));
+        block.copy(bigger, 0, 0, filled);
+        block = bigger;
       }
-      bytes = bytes.subarray(0, got);
-    } finally {
-      closeSync(fd);
+      const got = reading(path, () => readSync(fd, block, filled, block.length - filled, position + filled));
+      if (got === 0) break;
+      filled += got;
+      let start = 0;
+      for (let end = block.indexOf(10, start); end !== -1 && end < filled; end = block.indexOf(10, start)) {
+        lines += 1;
+        // Named by its number when the journal was read from its start, else by where it is.
+        readLine(path, block.toString('utf8', start, end), position + start, from === 0 ? lines : undefined, ops);
+        start = end + 1;
+      }
+      block.copy(block, 0, start, filled);
+      position += start;
+      filled -= start;
     }
+    return { lines, wholeBytes: position };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records in `ops` what a journal line says of its id; a line that says nothing valid makes the store corrupt. */
+function readLine(path: string, text: string, position: number, number: number | undefined, ops: JournalOps): void {
+  const deleted = DELETE_LINE.exec(text);
+  if (deleted !== null) {
+    const id = BigInt(deleted[1] as string);
+    // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
+    if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${lineName(number, position)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
+    ops.set(id, null);
+    return;
+  }
+  const reading = readPlantJson(text);
+  if (reading.plant === undefined) {
+    throw storeCorruptError(path, reading.notJson !== undefined ? `${lineName(number, position)} is not JSON (${reading.notJson})` : `${lineName(number, position)}: ${reading.invalid.message}`);
+  }
+  ops.set(reading.plant.id, reading.canonical ? position : encodePlant(reading.plant));
+}
+
+function lineName(number: number | undefined, position: number): string {
+  return number !== undefined ? `line ${number}` : `the line at byte ${position}`;
+}
+
+/** A read of the journal, its failure reported as the store's. */
+function reading<T>(path: string, read: () => T): T {
+  try {
+    return read();
   } catch (error) {
     throw storeIoError(path, 'read', error);
   }
-  // Counted in bytes on disk, not in decoded text: appends cut the file to exactly this length.
-  const whole = bytes.lastIndexOf(10) + 1;
-  let lines = 0;
-  // A line named by its number when the journal was read from its start, else by where it is.
-  const where = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${from + start}`);
-  for (let start = 0; start < whole; ) {
-    const end = bytes.indexOf(10, start);
-    const text = bytes.toString('utf8', start, end);
-    lines += 1;
-    const deleted = DELETE_LINE.exec(text);
-    if (deleted !== null) {
-      const id = BigInt(deleted[1] as string);
-      // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
-      if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${where(start)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
-      ops.set(id, null);
-    } else {
-      const reading = readPlantJson(text);
-      if (reading.plant === undefined) {
-        throw storeCorruptError(path, reading.notJson !== undefined ? `${where(start)} is not JSON (${reading.notJson})` : `${where(start)}: ${reading.invalid.message}`);
-      }
-      ops.set(reading.plant.id, reading.canonical ? from + start : encodePlant(reading.plant));
-    }
-    start = end + 1;
-  }
-  return { lines, wholeBytes: from + whole };
 }
 
 /**

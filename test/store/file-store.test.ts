@@ -313,6 +313,26 @@ describe('the journal and the fold', () => {
     expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n]);
   });
 
+  it('reads a journal of many read blocks whole: lines across their edges, a line longer than one, a torn tail', async () => {
+    const path = await storePath();
+    // ~2.5 MiB of lines of varying lengths, so that every block edge falls inside a line.
+    const plants = Array.from({ length: 40_000 }, (_, i) => ({ id: BigInt(i), name: `p${'x'.repeat(i % 97)}` }));
+    const lines = plants.map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`).join('');
+    await writeFile(`${path}.journal`, `${lines}{"id":40000,"name":"torn`);
+    const reader = await FileStore.open(path);
+    expect([...(await allPlants(reader)).values()]).toEqual(plants);
+    // Appended by another process, read from where the reader stopped: the torn tail cut, the lines after it.
+    await withStore(path, (writer) => writer.addAll(many(50_000, 60_000)), { foldAt: 1_000_000 });
+    expect(existsSync(path)).toBe(false);
+    const all = await allPlants(reader);
+    expect(all.size).toBe(100_000);
+    expect(all.get(109_999n)).toEqual({ id: 109_999n, name: 'p109999' });
+    await reader.close();
+    // A line longer than a block is read whole, to be named.
+    await writeFile(`${path}.journal`, `{"id":1,"name":"a"}\n{"id":2,"name":"${'b'.repeat(3 * 1024 * 1024)}\n`);
+    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('line 2 is not JSON') });
+  });
+
   it('reads a journal the store file already holds (a crash between a fold and removing the journal) as the same plants', async () => {
     const path = await storePath();
     await writeFile(path, encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
