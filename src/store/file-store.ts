@@ -23,10 +23,16 @@ export interface FileStoreOptions {
    * The journal is folded into the store file when a write would make it more than this many
    * lines and more lines than the store file has plants: folds come at doubling sizes, so their
    * cost stays O(plants) in all (an import into an empty store writes each plant about twice).
-   * Default 10,000; tests fold small stores with less.
+   * Default 100,000: reading a store cold costs about the same from journal lines as from the
+   * store file, so folding a small store sooner buys its readers nothing, and costs an import
+   * (100,000 rows into an empty store: a third more time with folds from 10,000 on). Tests fold
+   * small stores with less.
    */
   foldAt?: number;
 }
+
+/** See FileStoreOptions.foldAt. */
+export const DEFAULT_FOLD_AT = 100_000;
 
 /** The files on disk as last read: unchanged (no other process wrote), what was read still holds. */
 interface Stamp {
@@ -233,7 +239,7 @@ export class FileStore implements PlantStore {
   }
 
   private foldThreshold(snapshot: Snapshot): number {
-    return Math.max(this.options.foldAt ?? 10_000, snapshot.base.size);
+    return Math.max(this.options.foldAt ?? DEFAULT_FOLD_AT, snapshot.base.size);
   }
 
   /**

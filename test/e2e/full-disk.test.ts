@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
+import { DEFAULT_FOLD_AT } from '../../src/store/file-store.js';
 import { encodeStore, indexStoreFile } from '../../src/store/store-file.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
@@ -17,12 +18,13 @@ import { storedPlants } from '../helpers/stored-plants.js';
 const plants = (count: number, from = 0): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant number ${from + i}`, tag: 'seedling' }));
 
 /** A store of `count` plants on a fresh small file system, with about `free` bytes left free. */
-async function fullStore(size: number, count: number, free: number): Promise<{ dir: string; store: string }> {
+async function fullStore(size: number, count: number, free: number, journal = ''): Promise<{ dir: string; store: string }> {
   const dir = smallFileSystem(size);
   const prepared = join(await tempDir(), 'plants.json');
   writeFileSync(prepared, encodeStore(plants(count)));
   const store = join(dir, 'plants.json');
   copyFileSync(prepared, store);
+  if (journal !== '') writeFileSync(`${store}.journal`, journal);
   fillUntil(dir, free);
   return { dir, store };
 }
@@ -158,14 +160,16 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     for (let id = 0n; id < BigInt(summary.counts.created); id += 1n) if (!ids.has(id)) throw new Error(`plant ${id} was counted as created but is not stored`);
   });
 
-  // Folds come when the journal outgrows 10,000 lines and the store file's plants. On 2,000 plants,
-  // 1,600 KiB hold a journal of 10,001 lines (~620 KB) and the 12,001-plant file it folds into
-  // (~800 KB); the next fold, of 24,000 plants, does not fit, and the journal fills the rest.
+  // Folds come when the journal outgrows DEFAULT_FOLD_AT lines and the store file's plants. The
+  // folding case starts from a journal 500 lines short of that, of deletions of ids never stored
+  // (~2 MB, which fold to nothing): its fold is small and fits in the 300 KiB left, frees the
+  // journal's room, and the appends after it fill the disk long before the next fold is due.
   it.each([
     ['appending to the journal', 30_000, 200 * 1024, false],
-    ['folding the journal into the store file', 2_000, 1_600 * 1024, true],
+    ['folding the journal into the store file', 2_000, 300 * 1024, true],
   ])('serve (%s) on a store of %i plants: every plant answered 200 is stored, the rest get 503 with an Error body', async (_how, count, free, folds) => {
-    const { dir, store } = await fullStore(4 * 1024 * 1024, count, free);
+    const journal = folds ? Array.from({ length: DEFAULT_FOLD_AT - 500 }, (_, i) => `{"delete":${2_000_000 + i}}\n`).join('') : '';
+    const { dir, store } = await fullStore(8 * 1024 * 1024, count, free, journal);
     const home = await tempDir();
     const server = await startServer(home, ['--store', store]);
     servers.push(server);
@@ -228,7 +232,10 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     // Folded or not, as the case says: the store file alone holds the plants a fold put in it.
     const file = indexStoreFile(store);
     try {
-      if (folds) expect(file?.size).toBeGreaterThan(count);
+      if (folds) {
+        expect(file?.size).toBeGreaterThan(count);
+        expect(readFileSync(`${store}.journal`, 'utf8')).not.toContain('"delete"');
+      }
       else expect(file?.size).toBe(count);
     } finally {
       file?.close();

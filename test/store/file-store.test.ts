@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
-import { FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
+import { DEFAULT_FOLD_AT, FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
@@ -256,21 +256,22 @@ describe('the journal and the fold', () => {
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
-  it('folds on its own once the journal holds 10,000 lines and more than the store file', async () => {
+  it('folds on its own once the journal holds DEFAULT_FOLD_AT lines and more than the store file', async () => {
     const path = await storePath();
+    const batch = DEFAULT_FOLD_AT / 10;
     await withStore(path, async (store) => {
-      for (let batch = 0; batch < 10; batch += 1) await store.addAll(many(batch * 1000, 1000));
+      for (let i = 0; i < 10; i += 1) await store.addAll(many(i * batch, batch));
       await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
-      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(10_000);
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(DEFAULT_FOLD_AT);
       // Ten batches fit in the journal; the eleventh would make it larger than allowed, so the
       // journal is folded into the store file first, and the batch starts a new journal.
-      await store.addAll(many(10_000, 1000));
-      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(1_000);
+      await store.addAll(many(DEFAULT_FOLD_AT, batch));
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(batch);
     });
-    expect((await storedPlants(path)).size).toBe(11_000);
+    expect((await storedPlants(path)).size).toBe(DEFAULT_FOLD_AT + batch);
     const file = await readFile(path, 'utf8');
     expect(file.startsWith(encodeStore(many(0, 2)).slice(0, -'\n  ]\n}\n'.length))).toBe(true);
-    expect(file.split('\n')).toHaveLength(10_000 + 6);
+    expect(file.split('\n')).toHaveLength(DEFAULT_FOLD_AT + 6);
   });
 
   it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
