@@ -225,6 +225,34 @@ describe('the JSON file store', () => {
     });
   });
 
+  it('takes the lock once for calls queued one after the other, and lets it go at the first pause', async () => {
+    const path = await storePath();
+    let locks = 0;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      mkdirSync: ((dir: string, options?: unknown) => {
+        if (dir === `${path}.lock`) locks += 1;
+        return NODE_FS.mkdirSync(dir, options as never);
+      }) as FileSystem['mkdirSync'],
+    };
+    const store = await FileStore.open(path, { fs });
+    try {
+      // Ten writes queued in one turn, as a busy server's batches come: one lock for all of them.
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.addAll([{ id: BigInt(i), name: `p${i}` }])));
+      expect(locks).toBe(1);
+      // A pause: the lock is let go, for other processes; the next write takes it again.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(existsSync(`${path}.lock`)).toBe(false);
+      await store.addAll([{ id: 10n, name: 'p10' }]);
+      expect(locks).toBe(2);
+    } finally {
+      await store.close();
+    }
+    // Closed: nothing held.
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    expect((await storedPlants(path)).size).toBe(11);
+  });
+
   it('runs concurrent calls on one instance one at a time', async () => {
     const path = await storePath();
     await withStore(path, async (store) => {

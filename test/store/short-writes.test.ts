@@ -121,6 +121,8 @@ describe('the file store on a full disk', () => {
     expect(folds.tried).toBe(1);
     for (let i = 201; i < 221; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
     expect(folds.tried).toBe(1);
+    // The store keeps its lock until the event loop's next turn (for a write queued meanwhile).
+    await new Promise((resolve) => setImmediate(resolve));
     expect((await readdir(dir)).sort()).toEqual(['filler', 'plants.json', 'plants.json.journal']);
     expect(await readFile(path)).toEqual(file);
     // Room again: at the next threshold (200 lines past the failed fold's 100), the fold is done.
@@ -130,6 +132,7 @@ describe('the file store on a full disk', () => {
     await store.addAll(batch(300, 1));
     expect(folds.tried).toBe(2);
     // Folded: the journal holds only the line of the write that folded it.
+    await new Promise((resolve) => setImmediate(resolve));
     expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.journal']);
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":300,"name":"plant 300"}\n');
     await store.close();
