@@ -3,6 +3,7 @@ import { PlantsError } from '../core/errors.js';
 import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { FailedMidDocument } from './failed-mid-document.js';
 import { commandOf, refuseFlagsAsValues } from './flag-values.js';
 import { COMMANDS } from './program.js';
 import { reportError } from './report-error.js';
@@ -36,6 +37,7 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     // commander.help after printing help for a command given without its subcommand.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
     if (error instanceof CommanderError && error.code === 'commander.help') return EXIT.usage;
+    if (error instanceof FailedMidDocument) return reportError(error.cause, ctx.io, ctx.env, false);
     return reportError(asUsageError(error, argv), ctx.io, ctx.env, json ?? wantsJson(argv));
   }
 }

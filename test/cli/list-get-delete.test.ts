@@ -215,6 +215,23 @@ describe('plants list', () => {
     expect(t.stderr().slice(seeded)).toBe('');
   });
 
+  it('--json that fails part way reports on stderr, never a second document on stdout', async () => {
+    const fake = await fakeService();
+    fakes.push(fake);
+    const page = Array.from({ length: 1000 }, (_, i) => `{"id":${i},"name":"p${i}"}`).join(',');
+    fake.answer((request) => (request.url.includes('after=') ? { status: 503, body: '{"error":1009,"message":"the store is away"}' } : { status: 200, body: `[${page}]` }));
+    const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    expect(await t.run('list', '--json')).toBe(4);
+    expect(t.stdout().startsWith('[\n  {"id":0,"name":"p0"}')).toBe(true);
+    expect(t.stdout()).not.toContain('"error"');
+    expect(t.stderr()).toContain('error: ');
+    expect(t.stderr()).toContain('the store is away');
+    // And a failure before any page is the one document.
+    const first = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
+    expect(await first.run('list', '--json', '--after', '5')).toBe(4);
+    expect(JSON.parse(first.stdout())).toMatchObject({ error: expect.any(Number), message: expect.stringContaining('the store is away') });
+  });
+
   it('says which service has no GET /plants (it may implement only the contract)', async () => {
     const fake = await fakeService();
     fakes.push(fake);

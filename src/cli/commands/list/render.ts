@@ -3,6 +3,7 @@ import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import { csvField } from '../../../import/csv-text.js';
 import type { IOStreams } from '../../context.js';
+import { FailedMidDocument } from '../../failed-mid-document.js';
 import { writeInTurn } from '../../paced-output.js';
 import type { ListResult } from './types.js';
 
@@ -74,9 +75,14 @@ function csvCarries(plant: NewPlant): boolean {
 /** One JSON document: an array of the plants, ids exact, written as they come. */
 export async function renderJson(result: ListResult, io: IOStreams): Promise<void> {
   let count = 0;
-  for await (const page of result.pages) {
-    if (!(await writeInTurn(io.stdout, `${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`))) return;
-    count += page.length;
+  try {
+    for await (const page of result.pages) {
+      if (!(await writeInTurn(io.stdout, `${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`))) return;
+      count += page.length;
+    }
+  } catch (error) {
+    // Before the first page, the failure is the document; after it, stdout holds half of one.
+    throw count === 0 ? error : new FailedMidDocument(error);
   }
   io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
 }
