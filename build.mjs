@@ -11,7 +11,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-const common = { platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
+// No source maps: they would map dist/ to src/, which the package does not ship (a stack trace
+// points into dist/, which is plain, unminified JavaScript).
+const common = { platform: 'node', target: 'node20', logLevel: 'warning' };
 
 /**
  * The CLI imports package.json for its version (src/cli/process-context.ts): the bundle gets that
@@ -52,8 +54,7 @@ await build({
 });
 await rm('dist/esm', { recursive: true });
 // The bundle holds the code of the packages it uses (so the package installs none): their licences
-// ship with it. Source maps stay out of the package (package.json "files"): they point at src/,
-// which it does not ship.
+// ship with it.
 await writeFile('dist/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(Object.keys(metafile.inputs)));
 
 /** The name, version, licence and licence text of each package a bundled file comes from. */
