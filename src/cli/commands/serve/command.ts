@@ -16,7 +16,7 @@ export const command: CommandSpec<ServeOptions> = {
   ],
   help:
     '\nThe first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0.\n' +
-    'SIGINT or SIGTERM: stop accepting, finish requests in flight, write, exit 0.\n\n' +
+    'SIGINT or SIGTERM: stop accepting, finish the requests in flight (each 200 is on disk already), exit 0.\n\n' +
     'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL:\n' +
     'a URL on the command line is visible to other users of the machine.\n\n' +
     'Examples:\n  plants serve\n  PLANTS_SERVER_TOKENS=T1,T2 plants serve --port 9000 --store ./plants.json\n' +
