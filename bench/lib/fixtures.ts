@@ -28,8 +28,8 @@ export function storeFile(dir: string, count: number): string {
 
 /**
  * The store `plants import --local` of `rows` rows (ids from 1) leaves: a store file and a journal
- * of the rows since its last fold (a million rows: 640,000 plants in the file, 360,000 journal
- * lines). Every command reads both; storeFile's one folded file is a store only a fold leaves.
+ * of the rows since its last fold. Every command reads both; storeFile's one folded file is a store
+ * only a fold leaves.
  */
 export async function importedStore(dir: string, rows: number): Promise<string> {
   const path = join(dir, 'store.json');
