@@ -11,8 +11,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-// No source maps: they would map dist/ to src/, which the package does not ship (a stack trace
-// points into dist/, which is plain, unminified JavaScript).
+// Source maps beside dist/'s files, for the tests (test/e2e/startup.test.ts reads which sources a
+// run loads from them) and for whoever debugs a build; the package ships neither them (package.json
+// "files") nor a comment pointing at them: they map to src/, which it does not ship.
 const common = { platform: 'node', target: 'node20', logLevel: 'warning' };
 
 /**
@@ -40,6 +41,8 @@ const { metafile } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   plugins: [packageVersionOnly],
+  // Linked: the second step finds each map by its comment, and maps its output through it to src/.
+  sourcemap: 'linked',
 });
 // Written before the second step on purpose: esbuild then converts the files under dist/ with the
 // interop of compiled ES modules, in which a chunk's default export stays its default export.
@@ -51,6 +54,7 @@ await build({
   outdir: 'dist',
   outbase: 'dist/esm',
   supported: { 'dynamic-import': false },
+  sourcemap: 'external',
 });
 await rm('dist/esm', { recursive: true });
 // The bundle holds the code of the packages it uses (so the package installs none): their licences
