@@ -19,24 +19,32 @@ function fromFirstNonBlank(head: Buffer): string {
   return head.toString('utf8').replace(/^\uFEFF/, '').replace(/^[ \t\r\n]+/, '');
 }
 
+/** The first line of a text, without its line break. */
+function firstLine(text: string): string {
+  return text.split(/\r?\n|\r/, 1)[0] ?? '';
+}
+
 /**
- * The format of plants by the first byte of its head that is not blank: `[` a JSON array, `{`
- * NDJSON, anything else CSV (whose first line must then be its header). An input that ended
- * blank is NDJSON, of no rows; a head that is blank but did not end says nothing (undefined).
+ * The format of plants by its head (from its first byte that is not blank): `[` a JSON array, `{`
+ * NDJSON; else CSV where the first line reads as a CSV line (it holds a comma, or it is a header
+ * naming `id`), and NDJSON otherwise: a first line that is neither (text that was never JSON, as
+ * --rejects keeps it) is then one failed row, not a whole input refused as CSV with no header.
+ * An input that ended blank is NDJSON, of no rows; a head that is blank but did not end says
+ * nothing (undefined).
  */
 export function formatFromHead(head: Buffer, ended: boolean): Format | undefined {
   const text = fromFirstNonBlank(head);
   if (text === '') return ended ? 'ndjson' : undefined;
-  return text.startsWith('[') ? 'json' : text.startsWith('{') ? 'ndjson' : 'csv';
+  if (text.startsWith('[')) return 'json';
+  if (text.startsWith('{')) return 'ndjson';
+  const line = firstLine(text);
+  return line.includes(',') || line.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'id' ? 'csv' : 'ndjson';
 }
 
 /**
- * The format of a list of ids by its head, as formatFromHead, and where that says CSV, ids when
- * the first line that is not blank is only a number.
+ * The format of a list of ids by its head: ids where the first line that is not blank is only a
+ * number, else as formatFromHead.
  */
 export function idFormatFromHead(head: Buffer, ended: boolean): IdFormat | undefined {
-  const format = formatFromHead(head, ended);
-  if (format !== 'csv') return format;
-  const firstLine = fromFirstNonBlank(head).split(/\r?\n/, 1)[0] ?? '';
-  return /^[+-]?\d+\s*$/.test(firstLine) ? 'ids' : 'csv';
+  return /^[+-]?\d+\s*$/.test(firstLine(fromFirstNonBlank(head))) ? 'ids' : formatFromHead(head, ended);
 }

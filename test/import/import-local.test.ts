@@ -105,6 +105,17 @@ describe('plants import --local', () => {
     expect(await lines(again)).toEqual(await lines(rejects));
   });
 
+  it('reads back rejects whose first row is text that was never JSON, under a name that says no format', async () => {
+    const t = await testContext();
+    const rejects = join(t.dir, 'rejects');
+    expect(await t.run('import', await file(t, 'odd.ndjson', 'not json\n{"id":1,"name":"ok"}\n[1]\n'), '--local', '--rejects', rejects)).toBe(1);
+    expect(await readFile(rejects, 'utf8')).toBe('not json\n[1]\n');
+    const again = join(t.dir, 'again');
+    expect(await t.run('import', rejects, '--local', '--json', '--rejects', again), t.stderr()).toBe(1);
+    expect(JSON.parse(t.stdout().slice(t.stdout().lastIndexOf('\n{\n') + 1)).counts).toMatchObject({ read: 2, created: 0, failed: 2 });
+    expect(await readFile(again, 'utf8')).toBe('not json\n[1]\n');
+  });
+
   it('refuses --rejects named .csv before reading anything (exit 2): CSV cannot hold every row', async () => {
     const t = await testContext();
     const rejects = join(t.dir, 'rejects.csv');
@@ -233,7 +244,7 @@ describe('plants import --local', () => {
     [['p.txt', '--format', 'xml'], '--format must be one of ndjson, csv, json, got "xml"'],
   ])('refuses an unreadable input %j (exit 2)', async (args, message) => {
     const t = await testContext();
-    await file(t, 'p.txt', 'hello\n1,2\n');
+    await file(t, 'p.txt', 'hello,world\n1,2\n');
     await file(t, 'empty.csv', '');
     await file(t, 'obj.json', '{"id":1,"name":"a"}');
     await file(t, 'bad.json', '[{"id":1,');
