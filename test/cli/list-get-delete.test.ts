@@ -327,6 +327,18 @@ describe('plants get and plants delete', () => {
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
   });
 
+  it('never turns a row it refused into an id in CSV rejects: a retry deletes no plant the first run did not', async () => {
+    const t = await localStoreWith([{ id: 7n, name: 'seven' }, { id: 12n, name: 'twelve' }]);
+    // A bare JSON number and text that was never JSON are no NDJSON rows of ids: refused, not deleted.
+    const input = join(t.dir, 'odd.ndjson');
+    await writeFile(input, '12\n007\n');
+    const rejects = join(t.dir, 'rejects.csv');
+    expect(await t.run('delete', '--local', '--from', input, '--rejects', rejects)).toBe(1);
+    expect(await t.run('delete', '--local', '--from', rejects, '--json'), t.stderr()).toBe(1);
+    expect(summaryOf(t.stdout()).counts).toMatchObject({ read: 2, deleted: 0, failed: 2 });
+    expect([...(await storedPlants(t.storePath)).keys()]).toEqual([7n, 12n]);
+  });
+
   it.each(['r.ndjson', 'r.csv', 'r.json', 'r.jsonl', 'r.txt', 'r'])('delete --from reads its --rejects %s back as they are: the same rows, the same failures, the same file', async (name) => {
     const t = await localStoreWith([{ id: 1n, name: 'one' }, { id: 3n, name: 'three' }]);
     const rows = [

@@ -49,12 +49,21 @@ export function rejectsForm(format: RejectsFormat): RejectsForm {
  * digits that were a JSON string (`{"id":"12"}`), which CSV would read as a good id.
  */
 function idCell(rejected: Rejected): string {
-  if ('text' in rejected) return rejected.text;
+  if ('text' in rejected) return failsAgain(rejected.text);
   const { value } = rejected;
   const id = typeof value === 'object' && value !== null && 'id' in value ? value.id : undefined;
   // A bigint: a valid id, or one read from CSV or a line of ids as digits, out of range.
   if (typeof id === 'bigint') return String(id);
   const numberText = jsonNumberText(id);
   if (numberText !== undefined) return numberText;
-  return typeof id === 'string' && id.trim() !== '' && integerFromDecimalText(id) === undefined ? id : rejected.json;
+  return typeof id === 'string' && id.trim() !== '' && integerFromDecimalText(id) === undefined ? id : failsAgain(rejected.json);
+}
+
+/**
+ * A row as a cell that CSV reads as no id: one that is only digits (a bare JSON number `12`, or text
+ * such as `007` that was never JSON) would be read back as an id it never was, and a retry would
+ * delete that plant; it is kept as a JSON string, which fails again.
+ */
+function failsAgain(cell: string): string {
+  return integerFromDecimalText(cell.trim()) === undefined ? cell : JSON.stringify(cell);
 }
