@@ -3,13 +3,14 @@ import { failureFor } from './failures.js';
 
 /**
  * What the log says of a store that cannot be used (a full disk, a lock held too long): the first
- * failure, once, and once a write succeeds again, how many requests were refused with 503
- * meanwhile; not a line per refused request, which on a full disk was thousands a second, also
- * under --quiet. Failures that are not the store's (bugs, 500s) are each reported as before.
+ * failure, once, and once a write succeeds again (or the server stops), how many requests were
+ * refused with 503 meanwhile; not a line per refused request, which on a full disk was thousands a
+ * second, also under --quiet. A failure of another cause during an outage (the lock, then the
+ * disk) is reported as it comes. Failures that are not the store's (bugs, 500s) are each reported.
  */
 export class StoreOutage {
-  /** Since the first refused request; undefined while the store works. */
-  private outage: { refused: number } | undefined;
+  /** Since the first refused request: how many, and the message of the failure last reported. Undefined while the store works. */
+  private outage: { refused: number; cause: string } | undefined;
 
   /**
    * `report` says a failure as the log always has; `say` writes a line of the outage's own.
@@ -19,27 +20,41 @@ export class StoreOutage {
     private readonly say: (line: string) => void,
   ) {}
 
-  /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing. */
+  /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing so. */
   failed(error: unknown): void {
     if (failureFor(error).failure.status !== 503) {
       this.report(error);
       return;
     }
-    if (this.outage !== undefined) {
-      this.outage.refused += 1;
+    const cause = error instanceof Error ? error.message : String(error);
+    if (this.outage === undefined) {
+      this.outage = { refused: 1, cause };
+      this.report(error);
+      this.say('plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged');
       return;
     }
-    this.outage = { refused: 1 };
-    this.report(error);
-    this.say('plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged');
+    this.outage.refused += 1;
+    if (this.outage.cause !== cause) {
+      this.outage.cause = cause;
+      this.report(error);
+    }
   }
 
   /** A write that changed the store: the outage, if any, is over. */
   wrote(): void {
+    this.end('the store takes writes again');
+  }
+
+  /** The server stops: an outage still on is accounted for. */
+  stopped(): void {
+    this.end('stopping');
+  }
+
+  private end(why: string): void {
     if (this.outage === undefined) return;
     const { refused } = this.outage;
     this.outage = undefined;
-    this.say(`plants serve: the store takes writes again; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`);
+    this.say(`plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`);
   }
 }
 

@@ -30,6 +30,21 @@ describe('the log of a store that cannot be used', () => {
     expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
   });
 
+  it('reports a failure of another cause during an outage, and accounts for an outage still on when the server stops', () => {
+    const { outage, reported, said } = outageLog();
+    const locked = new PlantsError('store_locked', 'the store /s.json is in use by another process');
+    outage.failed(locked);
+    outage.failed(locked);
+    outage.failed(FULL);
+    outage.failed(FULL);
+    outage.failed(locked);
+    expect(reported).toEqual([locked, FULL, locked]);
+    outage.stopped();
+    expect(said.at(-1)).toBe('plants serve: stopping; 5 requests were refused with 503 meanwhile');
+    outage.stopped();
+    expect(said).toHaveLength(2);
+  });
+
   it('reports every failure that is not the store being unusable: bugs, and a write whose effect is unknown', () => {
     const { outage, reported, said } = outageLog();
     const unknown = new PlantsError('store_io', 'could not fsync the directory of the store /s.json: EIO', { effect: 'unknown' });

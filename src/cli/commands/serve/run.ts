@@ -1,5 +1,5 @@
 import { PlantsError } from '../../../core/errors.js';
-import { printable } from '../../../core/printable.js';
+import { printable, printableMessage } from '../../../core/printable.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
 import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';
@@ -29,7 +29,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   // The server's own failures (store trouble, bugs) are reported even with --quiet; a store that
   // keeps failing, once as it starts and once as it ends.
   const outage = new StoreOutage(
-    (error) => log(`${at()} error: ${printable(error instanceof Error ? error.message : String(error), Infinity)}`),
+    (error) => log(`${at()} error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`),
     (line) => log(`${at()} ${line}`),
   );
   const server = createPlantServer({
@@ -60,6 +60,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
   await stopServer(server);
+  outage.stopped();
   // It listens no more. (A serve killed leaves its record, which names a process that is gone.)
   forget?.();
   // Every write acknowledged is durable already: this waits for those still being written.
