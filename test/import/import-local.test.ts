@@ -276,7 +276,7 @@ describe('plants import: files that fail part way', () => {
     const input = join(t.dir, 'p.csv');
     await writeFile(input, 'id,name\n1,Fern\n');
     expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
-    expect(t.stderr()).toContain(`error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')} (ENOENT)`);
+    expect(t.stderr()).toContain(`error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')}: no such file or directory (ENOENT)`);
     await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -319,7 +319,7 @@ describe('plants import output files', () => {
     expect(await t.run('import', input, '--local', '--rejects', '/dev/full', '--json')).toBe(1);
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ created: 1, failed: 1 });
-    expect(summary.outputErrors).toEqual(['could not write the --rejects file /dev/full (ENOSPC)']);
+    expect(summary.outputErrors).toEqual(['could not write the --rejects file /dev/full: no space left on device (ENOSPC)']);
   });
 });
 

@@ -6,6 +6,7 @@ import { PlantsError } from '../../core/errors.js';
 import type { IOStreams } from '../context.js';
 import { fileIdentity } from '../file-identity.js';
 import { untilTaken } from '../paced-output.js';
+import { ioReason } from '../../store/io-reason.js';
 
 export interface Input {
   stream: Readable;
@@ -30,8 +31,7 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
     return { stream, size: info.size, close };
   } catch (error) {
     if (error instanceof PlantsError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new PlantsError('unreadable_input', code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path} (${code})`);
+    throw new PlantsError('unreadable_input', (error as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${ioReason(error)}`);
   }
 }
 
@@ -64,7 +64,7 @@ export async function openOutput(flag: string, path: string): Promise<OutputFile
   try {
     stream = (await open(path, 'w')).createWriteStream();
   } catch (error) {
-    throw new PlantsError('usage', `cannot write the ${flag} file ${path} (${(error as NodeJS.ErrnoException).code})`);
+    throw new PlantsError('usage', `cannot write the ${flag} file ${path}: ${ioReason(error)}`);
   }
   let failure: Error | undefined;
   stream.on('error', (error) => (failure ??= error));
@@ -74,8 +74,7 @@ export async function openOutput(flag: string, path: string): Promise<OutputFile
     // Resolves once the file is closed: 'close' comes after 'finish', or after a failed write.
     close: async () => {
       if (!stream.closed) await new Promise<void>((closed) => stream.once('close', closed).end());
-      const reason = failure === undefined ? undefined : ((failure as NodeJS.ErrnoException).code ?? failure.message);
-      return reason === undefined ? undefined : `could not write the ${flag} file ${path} (${reason})`;
+      return failure === undefined ? undefined : `could not write the ${flag} file ${path}: ${ioReason(failure)}`;
     },
   };
 }
