@@ -10,9 +10,9 @@ export function storeIoError(path: string, action: string, error: unknown): Plan
   });
 }
 
-/** For a failure that left the store as it was, and that more room would cure: what to do. */
-export function unchangedHint(error: unknown): { hint?: string } {
-  return isOutOfSpace(error) ? { hint: 'free some space on its file system and try again: the store is as it was' } : {};
+/** For a failure that left the store (or `what` file) as it was, and that more room would cure: what to do. */
+export function unchangedHint(error: unknown, what = 'the store'): { hint?: string } {
+  return isOutOfSpace(error) ? { hint: `free some space on its file system and try again: ${what} is as it was` } : {};
 }
 
 /** A failure after the store may already hold the plants: they may or may not be stored. */

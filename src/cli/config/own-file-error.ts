@@ -1,6 +1,7 @@
 import { PlantsError } from '../../core/errors.js';
 import { RenamedNotDurable } from '../../store/durable-file.js';
-import { ioReason, isOutOfSpace } from '../../store/io-reason.js';
+import { ioReason } from '../../store/io-reason.js';
+import { unchangedHint } from '../../store/store-errors.js';
 
 /**
  * A file of plants' own (the config file, the token file of `plants serve`) that could not be
@@ -14,6 +15,6 @@ export function ownFileWriteError(what: string, path: string, error: unknown, re
   }
   return new PlantsError('config_io', `could not write ${what} ${path}: ${ioReason(error)}`, {
     cause: error,
-    hint: isOutOfSpace(error) ? `free some space on its file system and try again: ${what} is as it was` : remedy,
+    hint: unchangedHint(error, what).hint ?? remedy,
   });
 }

@@ -1,4 +1,4 @@
-import { printable } from '../../../core/printable.js';
+import { printable, printableMessage } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
 import type { AuthStatusResult } from './types.js';
@@ -11,7 +11,7 @@ export function renderHuman(result: AuthStatusResult, io: IOStreams): void {
   for (const { baseUrl, token, source, status, message } of result.services) {
     const shownStatus = status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
     io.stdout.write(`${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`);
-    if (message !== undefined) io.stderr.write(`${shown(baseUrl)}: ${printable(message, Infinity)}\n`);
+    if (message !== undefined) io.stderr.write(`${shown(baseUrl)}: ${printableMessage(message, Infinity)}\n`);
   }
 }
 

@@ -1,5 +1,4 @@
 import { isPlantsError } from '../../../core/errors.js';
-import { printableMessage } from '../../../core/printable.js';
 import { Settings } from '../../config/resolve.js';
 import { displayValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -53,7 +52,8 @@ async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeout
     return verdict === 'accepted' ? { ...shown, status: 'accepted' } : { ...shown, status: 'refused', message: `the service refused the token: run plants login --base-url ${baseUrl}` };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
-    return { ...shown, status: 'unchecked', message: printableMessage(error.message) };
+    // The message as it is: --json carries it exactly, and the renderer escapes it for people.
+    return { ...shown, status: 'unchecked', message: error.message };
   }
 }
 
