@@ -4,11 +4,20 @@ import type { CommandGroup, CommandSpec, FlagSpec } from './command-spec.js';
 /** Flags every command takes besides its own: help, and the program's --no-color. */
 const EVERY_COMMAND = ['-h', '--help', '--no-color'];
 
+/**
+ * The command or group a command line names (`create`, `config`), if it names one: its first word
+ * that is no flag, as commander takes it (the program's own flags take no value).
+ */
+export function namedEntry(commands: readonly (CommandSpec | CommandGroup)[], argv: readonly string[]): CommandSpec | CommandGroup | undefined {
+  const first = argv.find((word) => !word.startsWith('-'));
+  return commands.find((candidate) => candidate.name === first);
+}
+
 /** The command a command line names (`create`, `config get`), if it names one: the words before it may only be flags. */
 export function commandOf(commands: readonly (CommandSpec | CommandGroup)[], argv: readonly string[]): CommandSpec | undefined {
-  const words = argv.filter((word) => !word.startsWith('-'));
-  const entry = commands.find((candidate) => candidate.name === words[0]);
+  const entry = namedEntry(commands, argv);
   if (entry === undefined || !('commands' in entry)) return entry;
+  const words = argv.filter((word) => !word.startsWith('-'));
   return entry.commands.find((spec) => spec.name === `${entry.name} ${words[1]}`);
 }
 

@@ -5,6 +5,7 @@ import { buildProgram } from '../../src/cli/commander-program.js';
 import type { IOStreams } from '../../src/cli/context.js';
 import { styleFor } from '../../src/cli/output.js';
 import { COMMANDS } from '../../src/cli/program.js';
+import { processTitle } from '../../src/cli/main.js';
 import { wantsJson } from '../../src/cli/run-command-line.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { testContext } from '../helpers/test-context.js';
@@ -114,5 +115,22 @@ describe('argv → options', () => {
     expect(wantsJson(['create', '--json'])).toBe(true);
     expect(wantsJson(['create', '--', '--json'])).toBe(false);
     expect(wantsJson(['create'])).toBe(false);
+  });
+});
+
+describe('the process title', () => {
+  it.each([
+    [['serve', '--port', '0'], 'plants serve'],
+    // Past the program's flags: plants login knows a running serve by this title.
+    [['--no-color', 'serve', '--port', '0'], 'plants serve'],
+    [['--no-color', 'config', 'get', 'token'], 'plants config'],
+    // Never a value, even one spelled like a command: only the command's name.
+    [['create', '--name', 'serve', '--token', 'SECRET-1234'], 'plants create'],
+    [['--token', 'SECRET-1234', 'serve'], 'plants'],
+    [['SECRET-1234'], 'plants'],
+    [['--version'], 'plants'],
+    [[], 'plants'],
+  ])('%j: %s', (argv, title) => {
+    expect(processTitle(argv)).toBe(title);
   });
 });

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants, startPlants, finished } from '../helpers/cli-process.js';
 import { fakeProxy } from '../helpers/fake-proxy.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
-import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { servedDataDir, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { onTerminal } from '../helpers/terminal.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -28,6 +28,12 @@ afterEach(async () => {
 describe.runIf(process.platform === 'linux')('a --token never shows in the process title', () => {
   it('plants serve --token: ps shows "plants serve"', async () => {
     const server = await startServer(await tempDir(), ['--token', SECRET]);
+    servers.push(server);
+    expect(commandLine(server.child.pid as number)).toBe('plants serve');
+  });
+
+  it('plants --no-color serve --token: "plants serve" too, the command past the program\'s flags', async () => {
+    const server = await startServer(await tempDir(), ['--token', SECRET], {}, { programFlags: ['--no-color'] });
     servers.push(server);
     expect(commandLine(server.child.pid as number)).toBe('plants serve');
   });
@@ -83,6 +89,18 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(again.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
     expect(squatter.requests).toEqual([]);
     expect(login.stdout + login.stderr + again.stdout + again.stderr).not.toContain(server.token);
+  });
+
+  it('is found for a serve started as plants --no-color serve, whose record then stays', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true, programFlags: ['--no-color'] });
+    servers.push(server);
+    const record = join(servedDataDir(home), 'serving', `${server.child.pid}-${new URL(server.url).port}.json`);
+    const login = await runPlants(['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+    // Still running: its record stays, for the next login to find.
+    expect(existsSync(record)).toBe(true);
   });
 
   it('is checked straight with the serve, never through a proxy the environment names', async () => {
