@@ -43,6 +43,9 @@ export interface IOStreams {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** What Context.processState tells of a process id. */
+export type ProcessState = 'running' | 'gone' | 'other';
+
 /**
  * Everything a command may touch besides its options. Commands never reach for `process`; tests
  * build a Context over temp dirs and captured streams. Heavy pieces (the HTTP stack, the file
@@ -65,10 +68,12 @@ export interface Context {
   /** This process's id: what a running plants serve records of itself. */
   pid: number;
   /**
-   * Whether process `pid` runs, is this user's (may be signalled), and shows as `title` where the
-   * system tells (/proc on Linux): a process that died may have its id taken by another.
+   * Process `pid` on this machine: `running` if it runs, is this user's (may be signalled), and
+   * shows as `title` where the system tells (/proc on Linux); `gone` if no process has that id;
+   * `other` if one has that is not it (another user's, or another program: a process that died
+   * may have its id taken by another).
    */
-  isRunning(pid: number, title: string): boolean;
+  processState(pid: number, title: string): ProcessState;
   /**
    * Calls `listener` with the name of the first SIGINT or SIGTERM from now on, which then no longer
    * kills the process: a second one does (plants serve, plants import). Returns a function that

@@ -2,7 +2,7 @@ import envPaths from 'env-paths';
 // Inlined by the bundler: no file to find or read at start-up. Its version only: the bundle holds
 // nothing else of the file (build.mjs).
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Context } from './context.js';
+import type { Context, ProcessState } from './context.js';
 import { fstatSync, readFileSync } from 'node:fs';
 import { printable } from '../core/printable.js';
 import { fileIdentity } from './file-identity.js';
@@ -50,7 +50,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     },
     now: () => Date.now(),
     pid: process.pid,
-    isRunning,
+    processState,
     onStopSignal(listener) {
       let signalled = false;
       const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
@@ -69,23 +69,24 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   };
 }
 
-/** Context.isRunning, for this machine's processes. */
-export function isRunning(pid: number, title: string): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+/** Context.processState, for this machine's processes. */
+export function processState(pid: number, title: string): ProcessState {
+  // 0 and below name process groups to kill(): no process of ours.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return 'other';
   try {
     process.kill(pid, 0);
-  } catch {
-    // ESRCH: gone; EPERM: another user's process (its id reused).
-    return false;
+  } catch (error) {
+    // ESRCH: no such process. EPERM: another user's process has the id now.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'other';
   }
   let commandLine: string;
   try {
     commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     // No /proc (macOS, Windows): live and ours is all there is to know.
-    return true;
+    return 'running';
   }
-  return commandLine.replaceAll('\0', ' ').trim() === title;
+  return commandLine.replaceAll('\0', ' ').trim() === title ? 'running' : 'other';
 }
 
 /**

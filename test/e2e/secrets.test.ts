@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants, startPlants, finished } from '../helpers/cli-process.js';
@@ -101,6 +102,30 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
     // Still running: its record stays, for the next login to find.
     expect(existsSync(record)).toBe(true);
+  });
+
+  it('leaves the record of a live process that is no plants serve, and removes that of a process that is gone', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    const other = await fakeService();
+    services.push(other);
+    const records = join(servedDataDir(home), 'serving');
+    const port = new URL(other.url).port;
+    const recordOf = (pid: number) => {
+      const path = join(records, `${pid}-${port}.json`);
+      writeFileSync(path, `${JSON.stringify({ pid, urls: [other.url] })}\n`, { mode: 0o600 });
+      return path;
+    };
+    // This test's process runs, but is no plants serve: not trusted, but not known gone either.
+    const live = recordOf(process.pid);
+    const gone = recordOf(spawnSync(process.execPath, ['-e', '0']).pid as number);
+    const login = await runPlants(['login', '--base-url', other.url], isolatedEnv(home));
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+    expect(other.requests).toEqual([]);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(gone)).toBe(false);
   });
 
   it('is checked straight with the serve, never through a proxy the environment names', async () => {

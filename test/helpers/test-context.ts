@@ -3,7 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { createPlantsClient } from '../../src/client/plants-client.js';
 import type { Context } from '../../src/cli/context.js';
-import { isRunning } from '../../src/cli/process-context.js';
+import { processState } from '../../src/cli/process-context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -63,7 +63,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     pid: process.pid,
-    isRunning,
+    processState,
     onStopSignal(listener) {
       stopListeners.add(listener);
       return () => void stopListeners.delete(listener);

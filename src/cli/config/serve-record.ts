@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Context } from '../context.js';
 
 /**
  * Where each running `plants serve` that accepts the token kept in the data directory records the
@@ -8,7 +9,7 @@ import { join } from 'node:path';
  * process may listen on some other loopback port (another user's, on a shared machine), and the
  * token must not reach it. A record is a file `<pid>-<port>.json`, `{"pid": …, "urls": […]}`,
  * mode 0600, in a directory only its owner can write, removed when the serve stops; one left by a
- * serve that was killed names a process that is gone, and is ignored (and removed).
+ * serve that was killed names a process that is gone, and is ignored (and removed by login).
  */
 export function serveRecordsPath(dataDir: string): string {
   return join(dataDir, 'serving');
@@ -49,10 +50,10 @@ export function recordServe(dataDir: string, record: ServeRecord, port: number):
 }
 
 /**
- * Whether a serve running now (`isRunning`: Context.isRunning) recorded `baseUrl`: its origin
- * (scheme, host and port), spelled as the serve printed it.
+ * Whether a serve running now (`processState`: Context.processState) recorded `baseUrl`: its
+ * origin (scheme, host and port), spelled as the serve printed it.
  */
-export function isRecordedServe(dataDir: string, baseUrl: string, isRunning: (pid: number, title: string) => boolean): boolean {
+export function isRecordedServe(dataDir: string, baseUrl: string, processState: Context['processState']): boolean {
   const dir = serveRecordsPath(dataDir);
   if (!isPrivateDirectory(dir)) return false;
   const origin = new URL(baseUrl).origin;
@@ -66,9 +67,12 @@ export function isRecordedServe(dataDir: string, baseUrl: string, isRunning: (pi
     if (!/^\d+-\d+\.json$/.test(name)) continue;
     const record = readRecord(join(dir, name));
     if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) continue;
-    // A serve killed left its record: its process is gone, or its id is another's now.
-    if (isRunning(record.pid, 'plants serve')) return true;
-    removeQuietly(join(dir, name));
+    const state = processState(record.pid, 'plants serve');
+    if (state === 'running') return true;
+    // A serve killed left its record, which names a process that is gone. One whose id another
+    // process has (another user's or program's, or a serve that does not show as one) is not
+    // trusted, but kept: that may be the serve itself, whose record login must not take away.
+    if (state === 'gone') removeQuietly(join(dir, name));
   }
   return false;
 }
