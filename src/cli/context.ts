@@ -67,6 +67,8 @@ export interface Context {
   now(): number;
   /** This process's id: what a running plants serve records of itself. */
   pid: number;
+  /** This process's user id, where the system has users (not on Windows): the owner of the files plants trusts. */
+  uid?: number;
   /**
    * Process `pid` on this machine: `running` if it runs, is this user's (may be signalled), and
    * shows as `title` where the system tells (/proc on Linux); `gone` if no process has that id;

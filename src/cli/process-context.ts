@@ -50,6 +50,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     },
     now: () => Date.now(),
     pid: process.pid,
+    ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
     onStopSignal(listener) {
       let signalled = false;

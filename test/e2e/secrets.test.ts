@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, runPlants, startPlants, finished } from '../helpers/cli-process.js';
+import { BIN, isolatedEnv, runPlants, runPlantsWithin, startPlants, finished } from '../helpers/cli-process.js';
 import { fakeProxy } from '../helpers/fake-proxy.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { servedDataDir, startServer, type RunningServer } from '../helpers/serve-process.js';
@@ -126,6 +126,45 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(other.requests).toEqual([]);
     expect(existsSync(live)).toBe(true);
     expect(existsSync(gone)).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('reads no record that is not a regular file: a FIFO named like one does not hang login', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    const other = await fakeService();
+    services.push(other);
+    execFileSync('mkfifo', [join(servedDataDir(home), 'serving', '1-1.json')]);
+    // For a URL no record names, login reads every record: the FIFO too, were it read.
+    const login = await runPlantsWithin(10_000, ['login', '--base-url', other.url], isolatedEnv(home));
+    expect(login.signal).toBeNull();
+    expect(login.code).toBe(2);
+    expect(other.requests).toEqual([]);
+    const found = await runPlantsWithin(10_000, ['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+    expect(found.code).toBe(0);
+    expect(JSON.parse(found.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+  });
+
+  it.runIf(process.getuid?.() === 0)("trusts no record another user owns, nor a directory of records another user owns (as root: nobody's)", async () => {
+    const home = await tempDir();
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
+    const records = join(servedDataDir(home), 'serving');
+    const record = join(records, `${server.child.pid}-${new URL(server.url).port}.json`);
+    const login = () => runPlants(['login', '--base-url', server.url], isolatedEnv(home));
+    // Root may write in nobody's directory, but nobody may put records of their own in it.
+    chownSync(records, nobody, nobody);
+    const inTheirDirectory = await login();
+    expect(inTheirDirectory.code).toBe(2);
+    expect(inTheirDirectory.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+    chownSync(records, 0, 0);
+    chownSync(record, nobody, nobody);
+    const theirRecord = await login();
+    expect(theirRecord.code).toBe(2);
+    expect(theirRecord.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+    chownSync(record, 0, 0);
+    expect((await login()).code).toBe(0);
   });
 
   it('is checked straight with the serve, never through a proxy the environment names', async () => {

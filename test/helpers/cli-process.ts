@@ -43,6 +43,17 @@ export function runPlants(args: string[], env: Record<string, string>, input = '
   return finished(child, input);
 }
 
+/** Runs the real bin/plants.cjs, killed (SIGKILL: a process stuck in a loop may ignore the others) if it has not ended within `limitMs`. */
+export async function runPlantsWithin(limitMs: number, args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  const child = startPlants(args, env);
+  const deadline = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  try {
+    return await finished(child);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 export function finished(child: ChildProcess, input = ''): Promise<ProcessResult> {
   const result = exited(child);
   child.stdin?.end(input);

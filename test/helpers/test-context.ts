@@ -63,6 +63,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     pid: process.pid,
+    ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
     onStopSignal(listener) {
       stopListeners.add(listener);

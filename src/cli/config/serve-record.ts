@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
 
@@ -50,12 +50,12 @@ export function recordServe(dataDir: string, record: ServeRecord, port: number):
 }
 
 /**
- * Whether a serve running now (`processState`: Context.processState) recorded `baseUrl`: its
- * origin (scheme, host and port), spelled as the serve printed it.
+ * Whether a serve running now recorded `baseUrl` in `ctx.dataDir`: its origin (scheme, host and
+ * port), spelled as the serve printed it.
  */
-export function isRecordedServe(dataDir: string, baseUrl: string, processState: Context['processState']): boolean {
-  const dir = serveRecordsPath(dataDir);
-  if (!isPrivateDirectory(dir)) return false;
+export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processState'>, baseUrl: string): boolean {
+  const dir = serveRecordsPath(ctx.dataDir);
+  if (!isPrivateDirectory(dir, ctx.uid)) return false;
   const origin = new URL(baseUrl).origin;
   let names: string[];
   try {
@@ -65,9 +65,9 @@ export function isRecordedServe(dataDir: string, baseUrl: string, processState: 
   }
   for (const name of names) {
     if (!/^\d+-\d+\.json$/.test(name)) continue;
-    const record = readRecord(join(dir, name));
+    const record = readRecord(join(dir, name), ctx.uid);
     if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) continue;
-    const state = processState(record.pid, 'plants serve');
+    const state = ctx.processState(record.pid, 'plants serve');
     if (state === 'running') return true;
     // A serve killed left its record, which names a process that is gone. One whose id another
     // process has (another user's or program's, or a serve that does not show as one) is not
@@ -77,18 +77,35 @@ export function isRecordedServe(dataDir: string, baseUrl: string, processState: 
   return false;
 }
 
-/** A directory (not a link to one) that no one else can write, nor put a record of their own in. */
-function isPrivateDirectory(dir: string): boolean {
+/**
+ * A directory (not a link to one) of this user's, that no one else can write, nor put a record of
+ * their own in. Its owner could: another user's directory is no place to trust, even if root may
+ * write in it.
+ */
+function isPrivateDirectory(dir: string, uid: number | undefined): boolean {
   try {
     const stats = lstatSync(dir);
-    return stats.isDirectory() && (stats.mode & 0o022) === 0;
+    return stats.isDirectory() && isOwnedBy(stats, uid) && (stats.mode & 0o022) === 0;
   } catch {
     return false;
   }
 }
 
-function readRecord(path: string): ServeRecord | undefined {
+/** Owned by user `uid` (Context.uid), where there are users to tell (not on Windows). */
+function isOwnedBy(stats: Stats, uid: number | undefined): boolean {
+  return uid === undefined || stats.uid === uid;
+}
+
+/**
+ * The record at `path`, if it is one: a regular file of this user's, holding a record. Anything
+ * else named like one is never opened: a FIFO would block the read, and login with it, for ever.
+ * Checked before it is read: in a directory only this user can write, nobody else can put
+ * something else in its place meanwhile.
+ */
+function readRecord(path: string, uid: number | undefined): ServeRecord | undefined {
   try {
+    const stats = lstatSync(path);
+    if (!stats.isFile() || !isOwnedBy(stats, uid)) return undefined;
     const record = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeRecord>;
     if (!Number.isSafeInteger(record.pid) || !Array.isArray(record.urls) || !record.urls.every((url) => typeof url === 'string')) return undefined;
     return record as ServeRecord;

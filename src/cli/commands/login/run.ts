@@ -68,7 +68,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 async function localServerToken(ctx: Context, baseUrl: string, settings: Settings): Promise<string | undefined> {
   if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
-  if (!isRecordedServe(ctx.dataDir, baseUrl, ctx.processState)) return undefined;
+  if (!isRecordedServe(ctx, baseUrl)) return undefined;
   const token = readServerToken(ctx.dataDir);
   if (token === undefined) return undefined;
   const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')), direct: true }).catch(() => undefined);
