@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants, runPlantsWithin, startPlants, finished } from '../helpers/cli-process.js';
@@ -165,6 +165,31 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(theirRecord.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
     chownSync(record, 0, 0);
     expect((await login()).code).toBe(0);
+  });
+
+  it('is found for a serve whose records directory was there before, with a mode that let others write in it', async () => {
+    const home = await tempDir();
+    const records = join(servedDataDir(home), 'serving');
+    mkdirSync(records, { recursive: true });
+    chmodSync(records, 0o777);
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    expect(statSync(records).mode & 0o777).toBe(0o700);
+    const login = await runPlants(['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+  });
+
+  it.runIf(process.getuid?.() === 0)("is not recorded in a records directory of another user's (as root: nobody's), and the serve says so", async () => {
+    const home = await tempDir();
+    const records = join(servedDataDir(home), 'serving');
+    mkdirSync(records, { recursive: true, mode: 0o700 });
+    chownSync(records, Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), 0);
+    const server = await startServer(home, [], {}, { keptToken: true });
+    servers.push(server);
+    await waitFor('the warning', () => server.log().includes('plants login will not find its token'));
+    expect(server.log()).toContain(`plants serve: warning: cannot record where it serves in ${records} (not a directory of this user's): plants login will not find its token; use plants login --with-token\n`);
+    expect(readdirSync(records)).toEqual([]);
   });
 
   it('is checked straight with the serve, never through a proxy the environment names', async () => {

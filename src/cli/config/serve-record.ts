@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectory } from '../../store/make-directory.js';
 import type { Context } from '../context.js';
 
 /**
@@ -8,8 +9,9 @@ import type { Context } from '../context.js';
  * base URLs it serves on this machine. `plants login` sends that token only to one of them: any
  * process may listen on some other loopback port (another user's, on a shared machine), and the
  * token must not reach it. A record is a file `<pid>-<port>.json`, `{"pid": …, "urls": […]}`,
- * mode 0600, in a directory only its owner can write, removed when the serve stops; one left by a
- * serve that was killed names a process that is gone, and is ignored (and removed by login).
+ * mode 0600, in a directory of this user's that no one else can write (mode 0700: the serve
+ * makes it so), removed when the serve stops; one left by a serve that was killed names a process
+ * that is gone, and is ignored (and removed by login).
  */
 export function serveRecordsPath(dataDir: string): string {
   return join(dataDir, 'serving');
@@ -37,11 +39,19 @@ export function loopbackUrls(host: string, port: number): string[] {
 
 /**
  * Records that process `record.pid` serves at `record.urls`, written whole (a reader never sees
- * half a record). Returns the function that removes the record, for when the serve stops.
+ * half a record), in `ctx.dataDir`. Returns the function that removes the record, for when the
+ * serve stops. Throws where login would not trust the record: in a directory of another user's.
  */
-export function recordServe(dataDir: string, record: ServeRecord, port: number): () => void {
-  const dir = serveRecordsPath(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+export function recordServe(ctx: Pick<Context, 'dataDir' | 'uid'>, record: ServeRecord, port: number): () => void {
+  const dir = serveRecordsPath(ctx.dataDir);
+  // Not mkdirSync's `recursive`, which loops for ever on Node 20 where a level cannot be made.
+  makeDirectory(dir, 0o700);
+  const stats = lstatSync(dir);
+  // Never a chmod of another user's directory (nor, through a link, of whatever it points to).
+  if (!stats.isDirectory() || !isOwnedBy(stats, ctx.uid)) throw new Error("not a directory of this user's");
+  // A directory made before, or by someone else's umask: login trusts no record in one that
+  // others may write (isPrivateDirectory), and would never find this one.
+  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   const path = join(dir, `${record.pid}-${port}.json`);
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });

@@ -77,7 +77,7 @@ function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void
   const urls = loopbackUrls(address.host, address.port);
   if (urls.length === 0) return undefined;
   try {
-    return recordServe(ctx.dataDir, { pid: ctx.pid, urls }, address.port);
+    return recordServe(ctx, { pid: ctx.pid, urls }, address.port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     ctx.io.stderr.write(`plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`);
