@@ -192,6 +192,16 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(readdirSync(records)).toEqual([]);
   });
 
+  it.runIf(process.platform === 'linux')('is found for a serve on another loopback address than 127.0.0.1, as it records and says', async () => {
+    const home = await tempDir();
+    const server = await startServer(home, ['--host', '127.0.0.2'], {}, { keptToken: true });
+    servers.push(server);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+    const login = await runPlants(['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+  });
+
   it('is checked straight with the serve, never through a proxy the environment names', async () => {
     const home = await tempDir();
     const server = await startServer(home, [], {}, { keptToken: true });

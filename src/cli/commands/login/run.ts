@@ -57,17 +57,15 @@ async function ask(ctx: Context, baseUrl: string): Promise<string> {
   return token;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
  * The token a plants serve on this machine made for itself, for the base URL that serve recorded
  * while it runs (serve-record.ts), if it accepts it. Never for another host, nor for another port
  * or spelling of this machine: whatever listens there (another user's process; `localhost` may be
- * ::1 where the serve is on 127.0.0.1) would be handed the token. Checked with no proxy: the
- * token is not for a proxy to see either.
+ * ::1 where the serve is on 127.0.0.1) would be handed the token. A serve records loopback URLs
+ * only (loopbackUrls), where it alone listens: no other base URL is ever recorded. Checked with no
+ * proxy: the token is not for a proxy to see either.
  */
 async function localServerToken(ctx: Context, baseUrl: string, settings: Settings): Promise<string | undefined> {
-  if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
   if (!isRecordedServe(ctx, baseUrl)) return undefined;
   const token = readServerToken(ctx.dataDir);
   if (token === undefined) return undefined;
