@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const BIN = fileURLToPath(new URL('../../bin/plants.cjs', import.meta.url));
 
@@ -28,6 +29,7 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): R
 /** Starts the real bin/plants.cjs (compiled JS, as installed). */
 export function startPlants(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  killAfterTest(child);
   // A child that stops reading on purpose (an interrupted import, an input refused at once) exits
   // with rows of its stdin still unwritten: that write fails with EPIPE, which is no failure of the
   // test's (its assertions are on the exit code and the output), but unhandled, it fails the run.
@@ -70,4 +72,19 @@ export function exited(child: ChildProcess): Promise<ProcessResult> {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * A child started by a test, still running when the test ends (it failed before it stopped the
+ * child): killed, not left behind. One started outside a test (a beforeAll's server, used by the
+ * tests of a file) is its starter's to stop.
+ */
+function killAfterTest(child: ChildProcess): void {
+  try {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+  } catch {
+    // Not in a test.
+  }
 }
