@@ -307,7 +307,7 @@ export class FileStore implements PlantStore {
       base = StoreFileIndex.inFile(this.fs.openSync(this.path, 'r'), newIds, starts, lengths);
       // Another holder may have appended to the journal, which the new file does not hold.
       lock.confirm();
-      removeJournal(this.journalPath);
+      removeJournal(this.journalPath, this.fs);
       this.snapshot = { stamp: this.stamp(), base, journal: { ops: new IdMap(), lines: 0, wholeBytes: 0 } };
       return this.snapshot;
     } catch (error) {
@@ -328,7 +328,7 @@ export class FileStore implements PlantStore {
       const { journal } = kept;
       if (kept.stamp.journal.ino === stamp.journal.ino && stamp.journal.size >= journal.wholeBytes) {
         if (stamp.journal.size !== kept.stamp.journal.size) {
-          const read = readJournal(this.journalPath, journal.wholeBytes, journal.ops);
+          const read = readJournal(this.journalPath, journal.wholeBytes, journal.ops, this.fs);
           journal.lines += read.lines;
           journal.wholeBytes = read.wholeBytes;
           delete journal.sorted;
@@ -341,7 +341,7 @@ export class FileStore implements PlantStore {
     const base = indexStoreFile(this.path) ?? StoreFileIndex.empty();
     try {
       const ops: JournalOps = new IdMap();
-      const read = readJournal(this.journalPath, 0, ops);
+      const read = readJournal(this.journalPath, 0, ops, this.fs);
       this.snapshot = { stamp, base, journal: { ops, lines: read.lines, wholeBytes: read.wholeBytes } };
       return this.snapshot;
     } catch (error) {

@@ -1,4 +1,3 @@
-import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import type { IdMap } from '../core/id-map.js';
 import { INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
@@ -46,14 +45,15 @@ const READ_BYTES = 1024 * 1024;
 
 /**
  * Reads the journal's whole lines from byte `from` on (0: all of it; more: what was appended since
- * a read up to there) into `ops`. A block at a time: the journal a large import leaves, read whole,
- * sat in memory beside the store file's index. No journal: nothing.
+ * a read up to there) into `ops`, through `fs` as the store's other reads and writes. A block at a
+ * time: the journal a large import leaves, read whole, sat in memory beside the store file's index.
+ * No journal: nothing.
  */
-export function readJournal(path: string, from: number, ops: JournalOps): JournalRead {
+export function readJournal(path: string, from: number, ops: JournalOps, fs: FileSystem = NODE_FS): JournalRead {
   if (statFile(path, 'journal') === undefined) return { lines: 0, wholeBytes: 0 };
-  const fd = reading(path, () => openSync(path, 'r'));
+  const fd = reading(path, () => fs.openSync(path, 'r'));
   try {
-    const size = reading(path, () => fstatSync(fd).size);
+    const size = reading(path, () => fs.fstatSync(fd).size);
     let lines = 0;
     let block = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(0, size - from)));
     // The block holds `filled` bytes of the file from `position` on. Counted in bytes on disk, not
@@ -66,7 +66,7 @@ export function readJournal(path: string, from: number, ops: JournalOps): Journa
         block.copy(bigger, 0, 0, filled);
         block = bigger;
       }
-      const got = reading(path, () => readSync(fd, block, filled, block.length - filled, position + filled));
+      const got = reading(path, () => fs.readSync(fd, block, filled, block.length - filled, position + filled));
       if (got === 0) break;
       filled += got;
       let start = 0;
@@ -82,7 +82,7 @@ export function readJournal(path: string, from: number, ops: JournalOps): Journa
     }
     return { lines, wholeBytes: position };
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
@@ -256,9 +256,9 @@ export class JournalAppender {
 }
 
 /** Removes the journal once folded; one left behind (a failure here) is folded again harmlessly. */
-export function removeJournal(path: string): void {
+export function removeJournal(path: string, fs: FileSystem = NODE_FS): void {
   try {
-    unlinkSync(path);
+    fs.unlinkSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(path, 'remove', error);
   }

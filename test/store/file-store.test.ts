@@ -398,6 +398,25 @@ describe('the journal and the fold', () => {
     expect(await readFile(`${path}.journal`, 'utf8')).toBe(journal);
   });
 
+  it('reads the journal through the file system the store was given: a failure there is store_io', async () => {
+    const path = await storePath();
+    await withStore(path, (store) => store.addAll(many(1, 3)));
+    const journalFds = new Set<number>();
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        const fd = NODE_FS.openSync(file, flags, mode);
+        if (file === `${path}.journal`) journalFds.add(fd);
+        return fd;
+      }) as FileSystem['openSync'],
+      readSync: ((fd: number, ...rest: unknown[]) => {
+        if (journalFds.has(fd)) throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+        return (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
+      }) as FileSystem['readSync'],
+    };
+    await expect(FileStore.open(path, { fs })).rejects.toMatchObject({ code: 'store_io', message: expect.stringContaining('EIO') });
+  });
+
   it('reads what another process folded and appended meanwhile, only its appends when that is all it did', async () => {
     const path = await storePath();
     const reader = await FileStore.open(path);
@@ -412,18 +431,19 @@ describe('the journal and the fold', () => {
 
 describe('reading while another process folds', () => {
   /**
-   * A store of a journal alone, and a reader of it whose first opening of the journal, to read a
-   * line it indexed, comes right after another process folded it: the store file replaced with
-   * every plant, the journal removed.
+   * A store of a journal alone, and a reader of it whose first opening of the journal after it
+   * was opened (and read the journal), to read a line it indexed, comes right after another
+   * process folded it: the store file replaced with every plant, the journal removed.
    */
   async function foldedUnderTheReader(failJournal = false) {
     const path = await storePath();
     await withStore(path, (writer) => writer.addAll(many(1, 3)));
+    let opened = false;
     let folded = false;
     const fs: FileSystem = {
       ...NODE_FS,
       openSync: ((file: string, flags: string, mode?: number) => {
-        if (flags === 'r' && file.endsWith('.journal')) {
+        if (opened && flags === 'r' && file.endsWith('.journal')) {
           if (failJournal) throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
           if (!folded) {
             folded = true;
@@ -435,7 +455,9 @@ describe('reading while another process folds', () => {
         return NODE_FS.openSync(file, flags, mode);
       }) as FileSystem['openSync'],
     };
-    return { reader: await FileStore.open(path, { fs }), folded: () => folded };
+    const reader = await FileStore.open(path, { fs });
+    opened = true;
+    return { reader, folded: () => folded };
   }
 
   it.each([
