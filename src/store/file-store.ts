@@ -164,10 +164,11 @@ export class FileStore implements PlantStore {
    * stat of each). Else the files are read again without the lock, which a read-only store could
    * not take, and the stamps checked once more: unchanged, no other process wrote meanwhile, so
    * what was read is one state of the store (a fold in between would have replaced the store file
-   * and removed the journal). A read that fails as the files change under it (a fold removed the
-   * journal it was reading a line of) is a try spoiled the same way. After three tries spoiled by
-   * writers, under the lock. The callback reads synchronously, so no write of this process comes
-   * between.
+   * and removed the journal). A read that fails as the files change under it is a try spoiled the
+   * same way, whatever it failed with: a fold removed the journal it was reading a line of
+   * (store_io), or an append cut a torn tail and wrote over it between two of its reads, and the
+   * bytes read look corrupt (store_corrupt). After three tries spoiled by writers, under the lock.
+   * The callback reads synchronously, so no write of this process comes between.
    */
   private reading<T>(read: (snapshot: Snapshot) => T): Promise<T> {
     return this.enqueue(async () => {
@@ -179,8 +180,8 @@ export class FileStore implements PlantStore {
           const snapshot = this.current();
           if (sameStamp(snapshot.stamp, this.stamp())) return read(snapshot);
         } catch (error) {
-          // Files that did not change: the failure is the answer.
-          if (!(error instanceof PlantsError && error.code === 'store_io') || sameStamp(stamp, this.stamp())) throw error;
+          // Files that did not change: the failure is the answer. A bug is not the files' doing.
+          if (!(error instanceof PlantsError) || sameStamp(stamp, this.stamp())) throw error;
           this.forget();
         }
       }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -467,6 +467,51 @@ describe('reading while another process folds', () => {
     const { reader, folded } = await foldedUnderTheReader();
     expect(await read(reader)).toEqual(expected);
     expect(folded()).toBe(true);
+    await reader.close();
+  });
+
+  it('reads again, and not as corrupt, a journal whose torn tail another process cut and wrote over as it was read', async () => {
+    const path = await storePath();
+    const journalPath = `${path}.journal`;
+    // Whole lines ending 8 bytes short of the first 1 MiB block read, and a torn tail across its edge.
+    const lines: string[] = [];
+    let whole = 0;
+    for (let id = 1; whole < 1024 * 1024 - 8; id += 1) {
+      const rest = 1024 * 1024 - 8 - whole;
+      const bare = `{"id":${id},"name":""}\n`.length;
+      const name = 'x'.repeat(rest - bare < 1_100 ? rest - bare : 900);
+      lines.push(`{"id":${id},"name":"${name}"}\n`);
+      whole += lines[lines.length - 1]!.length;
+    }
+    expect(whole).toBe(1024 * 1024 - 8);
+    await writeFile(journalPath, `${lines.join('')}{"id":7,"name":"torn`);
+    // The other process appends where the torn tail started: its line's bytes from the block's edge
+    // on follow the torn tail's first 8 ({"id":7,) in the reader's block.
+    const appended = '{"id":123456789,"name":"new"}\n';
+    const journalFds = new Set<number>();
+    let wroteOver = false;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        const fd = NODE_FS.openSync(file, flags, mode);
+        if (file === journalPath && flags === 'r') journalFds.add(fd);
+        return fd;
+      }) as FileSystem['openSync'],
+      readSync: ((fd: number, ...rest: unknown[]) => {
+        const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
+        if (journalFds.has(fd) && !wroteOver) {
+          wroteOver = true;
+          truncateSync(journalPath, whole);
+          appendFileSync(journalPath, appended);
+        }
+        return got;
+      }) as FileSystem['readSync'],
+    };
+    const reader = await FileStore.open(path, { fs });
+    expect(wroteOver).toBe(true);
+    const all = await allPlants(reader);
+    expect(all.size).toBe(lines.length + 1);
+    expect(all.get(123456789n)).toEqual({ id: 123456789n, name: 'new' });
     await reader.close();
   });
 
