@@ -9,9 +9,12 @@ import { storeIoError, unchangedHint } from './store-errors.js';
 export interface HeldLock {
   /**
    * Throws `store_locked` (effect none) unless the lock directory is still the one this process
-   * made and last touched. Called right before each change to the store on disk: a holder that
-   * stalled past STALE_MS (SIGSTOP, a long GC, a huge fold) may have been taken over, and must not
-   * write beside the new holder.
+   * made and last touched; then touches it. Called right before each change to the store on disk:
+   * a holder that stalled past STALE_MS (SIGSTOP, a long GC, a huge fold) may have been taken over,
+   * and must not write beside the new holder; and one that did not, but whose lock went stale
+   * meanwhile, must not make its change while a waiter may take the lock over. The touch gives the
+   * change that follows the whole of STALE_MS: the refresh timer cannot run during a synchronous
+   * fold, so a fold renews the lock itself (confirm) as it writes.
    */
   confirm(): void;
   /** Removes the lock, if it is still this process's: a lock taken over is the new holder's. */
@@ -31,8 +34,9 @@ const SAY_WAITING_AFTER_MS = 1000;
 /**
  * The cross-process lock of a store: the directory `<store>.lock`, made by mkdir, which succeeds
  * for one process only. The holder touches it every 5 s; one untouched for 10 s (a killed holder)
- * is taken over, so a dead process blocks others for 10 s at most; so is a live one that stalled
- * as long, which is why a holder confirms the lock right before each change it makes (confirm).
+ * is taken over, so a dead process blocks others for 12 s at most (touchTime puts a touch up to
+ * 2 s ahead); so is a live one that stalled as long, which is why a holder confirms the lock, and
+ * so touches it, right before each change it makes (confirm).
  * Waits `waitMs` at most, in short jittered retries, then gives up with `store_locked`.
  *
  * Ours, not proper-lockfile: the same protocol in a third of the code, synchronous tries (a mkdir
@@ -143,6 +147,19 @@ function isStale(info: BigIntStats): boolean {
   return Math.abs(Date.now() - Number(info.mtimeMs)) > STALE_MS;
 }
 
+/**
+ * The time a holder touches its lock to: now, rounded up to an even second. Every file system
+ * stores a whole even second exactly (FAT keeps two-second steps; libuv passes a time with a
+ * fraction as a double, which can come back off by nanoseconds), so the look after a touch can
+ * require the very mtime set: a directory another process made there meanwhile, even one given the
+ * same inode number, has an mtime of its own. Rounded up, not down: the touch gives a full
+ * STALE_MS before the lock looks stale, and up to 2 s more, where isStale allows a lock as far in
+ * the future.
+ */
+function touchTime(): number {
+  return Math.ceil(Date.now() / 2000) * 2000;
+}
+
 /** The lock, held: `made` is its directory as tryLock made it. */
 function hold(path: string, lockPath: string, made: BigIntStats, fs: LockFileSystem): HeldLock {
   /** The lock directory as this process made it and last touched it. */
@@ -162,24 +179,32 @@ function hold(path: string, lockPath: string, made: BigIntStats, fs: LockFileSys
     }
     return lost;
   };
-  const refresh = setInterval(() => {
+  /**
+   * Touches the lock if it is still this process's, and looks again: it must be the same directory
+   * with the mtime just set, which is recorded for the next check. Why it is lost, if it is.
+   */
+  const renew = (): Error | undefined => {
     if (check() === undefined) {
       try {
-        const now = new Date();
-        fs.utimesSync(lockPath, now, now);
+        const time = touchTime();
+        fs.utimesSync(lockPath, new Date(time), new Date(time));
         const touched = look(lockPath, fs);
-        if (touched === undefined || touched.ino !== mine.ino) lost = new Error('the lock was taken over');
+        if (touched === undefined) lost = new Error('the lock was removed');
+        else if (touched.ino !== mine.ino || touched.mtimeNs !== BigInt(time) * 1_000_000n) lost = new Error('the lock was taken over');
         else mine = touched;
       } catch (error) {
         lost = error as Error;
       }
     }
-    if (lost !== undefined) clearInterval(refresh);
+    return lost;
+  };
+  const refresh = setInterval(() => {
+    if (renew() !== undefined) clearInterval(refresh);
   }, REFRESH_MS);
   refresh.unref();
   return {
     confirm: () => {
-      const why = check();
+      const why = renew();
       if (why !== undefined) throw lockLostError(path, why);
     },
     release: () => {

@@ -1,9 +1,9 @@
 import { existsSync, lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NODE_FS } from '../../src/store/durable-file.js';
-import { lockStore, type LockFileSystem } from '../../src/store/store-lock.js';
+import { lockStore, STALE_MS, type LockFileSystem } from '../../src/store/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The lock directory's identity: what another process's rmdir and mkdir change. */
@@ -107,5 +107,57 @@ describe('the store lock', () => {
     expect(theirs).toBeDefined();
     expect(identity(lockPath)).toBe(theirs);
     expect(lstatSync(lockPath).isDirectory()).toBe(true);
+  });
+
+  describe('kept fresh by its holder', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('is touched by each confirm: a change after one has the whole staleness margin, however long since the last refresh', async () => {
+      const path = join(await tempDir(), 'plants.json');
+      // The clock only: the refresh timer cannot run, as during a synchronous fold.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const lock = await lockStore(path, 1_000);
+      vi.setSystemTime(Date.now() + STALE_MS - 1_000);
+      lock.confirm();
+      vi.setSystemTime(Date.now() + STALE_MS - 1_000);
+      // A waiter now, twice the margin after the lock was made: not stale, not taken over.
+      await expect(lockStore(path, 0)).rejects.toMatchObject({ code: 'store_locked' });
+      lock.confirm();
+      lock.release();
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    });
+
+    it('does not take back, by its refresh, a lock another process made there with the same inode', async () => {
+      const path = join(await tempDir(), 'plants.json');
+      const lockPath = `${path}.lock`;
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      // Another process takes the lock over right after the refresh's touch, and its directory is
+      // given the inode number the holder's had (rmdir and mkdir may reuse it).
+      let ino: bigint | undefined;
+      let theirs: string | undefined;
+      const fs: LockFileSystem = {
+        ...NODE_FS,
+        lstatSync: ((file: string, options: { bigint: true }) => {
+          const info = NODE_FS.lstatSync(file, options);
+          if (file !== lockPath) return info;
+          ino ??= info.ino;
+          return Object.assign(Object.create(Object.getPrototypeOf(info) as object) as typeof info, info, { ino });
+        }) as LockFileSystem['lstatSync'],
+        utimesSync: ((file: string, atime: Date, mtime: Date) => {
+          NODE_FS.utimesSync(file, atime, mtime);
+          rmdirSync(lockPath);
+          mkdirSync(lockPath);
+          theirs = identity(lockPath);
+        }) as LockFileSystem['utimesSync'],
+      };
+      const lock = await lockStore(path, 1_000, undefined, fs);
+      vi.advanceTimersByTime(STALE_MS / 2);
+      expect(theirs).toBeDefined();
+      expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was taken over') }));
+      lock.release();
+      expect(identity(lockPath)).toBe(theirs);
+    });
   });
 });
