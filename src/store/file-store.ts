@@ -34,6 +34,15 @@ export interface FileStoreOptions {
 /** See FileStoreOptions.foldAt. */
 export const DEFAULT_FOLD_AT = 100_000;
 
+/**
+ * A fold confirms its lock, which renews it, each time it has written about this much: it writes
+ * synchronously, so the lock's refresh timer cannot run meanwhile, and the fold of a store of
+ * millions of plants on a slow disk may outlast STALE_MS; a waiter would then take the lock over,
+ * and append to the journal the fold removes. Often enough that only a disk writing less than this
+ * in a refresh interval lets the lock look stale; seldom enough to cost nothing beside the writes.
+ */
+const RENEW_EVERY_BYTES = 4 * 1024 * 1024;
+
 /** The files on disk as last read: unchanged (no other process wrote), what was read still holds. */
 interface Stamp {
   /** The store file's inode, size, mtime and ctime: it is only ever replaced, never changed in place. */
@@ -288,7 +297,17 @@ export class FileStore implements PlantStore {
     let written: ReturnType<typeof writeStoreFile> | undefined;
     try {
       const changes = changesOf(snapshot, ids, (op) => this.journalLine(snapshot, op));
-      replaceFileSync(this.path, (write) => (written = writeStoreFile(write, snapshot.base, changes, count)), { fs: this.fs, beforeRename: () => lock.confirm() });
+      let unrenewed = 0;
+      const renewing = (write: (chunk: string | Uint8Array) => void) => (chunk: string | Uint8Array) => {
+        write(chunk);
+        // Characters of a string, not bytes: about as many, and as often as needed.
+        unrenewed += chunk.length;
+        if (unrenewed >= RENEW_EVERY_BYTES) {
+          unrenewed = 0;
+          lock.confirm();
+        }
+      };
+      replaceFileSync(this.path, (write) => (written = writeStoreFile(renewing(write), snapshot.base, changes, count)), { fs: this.fs, beforeRename: () => lock.confirm() });
     } catch (error) {
       // The journal stays: should a crash bring the old store file back, the journal is what makes
       // it whole; read over the new file, which holds its lines, it changes nothing.

@@ -1,12 +1,13 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
 import { DEFAULT_FOLD_AT, FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
+import { STALE_MS } from '../../src/store/store-lock.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -185,6 +186,59 @@ describe('the JSON file store', () => {
       expect((await readdir(dirname(path))).sort()).toEqual(['plants.json', 'plants.json.journal', 'plants.json.lock']);
       expect(identity(lockPath)).toBe(theirs);
       await store.close();
+    });
+  });
+
+  describe("a fold that outlasts the lock's staleness (millions of plants, a slow disk)", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("keeps the lock fresh, to the journal's removal: a waiter never finds it stale", async () => {
+      const path = await storePath();
+      const lockPath = `${path}.lock`;
+      // A journal of 16 MiB, which the next write folds (foldAt 0, no store file).
+      const plants = many(1, 16_000, 'x'.repeat(990));
+      await writeFile(`${path}.journal`, plants.map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`).join(''));
+      // The clock only: a fold is synchronous, the lock's refresh timer could not run during it.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      // Each MiB of the new store file takes a second to write, each fsync 6 s; a waiter looks at
+      // the lock after each write and when the journal is removed.
+      const stale: string[] = [];
+      const waiterLooks = (when: string) => {
+        const age = Date.now() - Number(NODE_FS.lstatSync(lockPath, { bigint: true }).mtimeMs);
+        if (age > STALE_MS) stale.push(`${when}: ${age} ms`);
+      };
+      let temp: number | undefined;
+      const fs: FileSystem = {
+        ...NODE_FS,
+        openSync: ((file: string, flags: string, mode?: number) => {
+          const fd = NODE_FS.openSync(file, flags, mode);
+          if (flags === 'wx') temp = fd;
+          return fd;
+        }) as FileSystem['openSync'],
+        writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
+          const written = NODE_FS.writeSync(fd, buffer, offset, length);
+          if (fd === temp) {
+            vi.setSystemTime(Date.now() + (written / (1024 * 1024)) * 1_000);
+            waiterLooks('a write');
+          }
+          return written;
+        }) as FileSystem['writeSync'],
+        fsyncSync: ((fd: number) => {
+          NODE_FS.fsyncSync(fd);
+          vi.setSystemTime(Date.now() + 6_000);
+        }) as FileSystem['fsyncSync'],
+        unlinkSync: ((file: string) => {
+          if (file === `${path}.journal`) waiterLooks('the journal removed');
+          NODE_FS.unlinkSync(file);
+        }) as FileSystem['unlinkSync'],
+      };
+      await withStore(path, (store) => store.addAll(many(16_001, 1)), { fs, foldAt: 0 });
+      expect(temp).toBeDefined();
+      expect(stale).toEqual([]);
+      expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":16001,"name":"p16001"}\n');
+      expect((await storedPlants(path)).size).toBe(16_001);
     });
   });
 
