@@ -224,13 +224,25 @@ export class FileStore implements PlantStore {
     });
   }
 
-  /** The lock: the one kept from the call before, if this turn of the event loop queued this call, else taken anew. */
+  /**
+   * The lock: the one kept from the call before, if this turn of the event loop queued this call
+   * and it is still this process's, else taken anew. One kept may have been lost meanwhile (the
+   * process stalled and it was taken over, or someone removed it): this call then waits for it as
+   * after a pause, where using it would fail its first change with store_locked.
+   */
   private takeLock(): Promise<HeldLock> {
     const kept = this.kept;
-    if (kept === undefined) return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.fs);
-    clearImmediate(kept.release);
-    this.kept = undefined;
-    return Promise.resolve(kept.lock);
+    if (kept !== undefined) {
+      clearImmediate(kept.release);
+      this.kept = undefined;
+      try {
+        kept.lock.confirm();
+        return Promise.resolve(kept.lock);
+      } catch {
+        kept.lock.release();
+      }
+    }
+    return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.fs);
   }
 
   private keepLock(lock: HeldLock): void {

@@ -307,6 +307,41 @@ describe('the JSON file store', () => {
     expect((await storedPlants(path)).size).toBe(11);
   });
 
+  it('takes the lock anew for a queued call when the one kept from the call before was lost', async () => {
+    const path = await storePath();
+    const lockPath = `${path}.lock`;
+    let locks = 0;
+    let removed = false;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      mkdirSync: ((dir: string, options?: unknown) => {
+        if (dir === lockPath) locks += 1;
+        return NODE_FS.mkdirSync(dir, options as never);
+      }) as FileSystem['mkdirSync'],
+      // Once the first write's lines are durable, the lock it keeps is removed (by someone who
+      // followed the hint of a store_locked, or by a process that took it over and is done).
+      fdatasync: ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) =>
+        NODE_FS.fdatasync(fd, (error) => {
+          if (!removed) {
+            removed = true;
+            rmdirSync(lockPath);
+          }
+          callback(error);
+        })) as FileSystem['fdatasync'],
+    };
+    const store = await FileStore.open(path, { fs });
+    try {
+      // Queued in one turn: the second would reuse the first's lock.
+      expect(await Promise.all([store.addAll(many(1, 1)), store.addAll(many(2, 1))])).toEqual([['added'], ['added']]);
+      expect(removed).toBe(true);
+      expect(locks).toBe(2);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(lockPath)).toBe(false);
+    expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n]);
+  });
+
   it('runs concurrent calls on one instance one at a time', async () => {
     const path = await storePath();
     await withStore(path, async (store) => {
