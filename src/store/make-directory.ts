@@ -1,5 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { NODE_FS, type FileSystem } from './durable-file.js';
+
+/** The calls makeDirectory makes: node:fs, or in tests one that counts or fails them. */
+export type DirectoryFileSystem = Pick<FileSystem, 'mkdirSync' | 'statSync'>;
 
 /**
  * Makes the directory `path` and those missing above it, one level at a time, each with `mode`
@@ -7,11 +10,11 @@ import { dirname, resolve } from 'node:path';
  * forever, at full CPU and deaf to signals, where a level cannot be made yet says ENOENT (anything
  * under /proc). Here each level is tried at most twice, and the real error is thrown.
  */
-export function makeDirectory(path: string, mode = 0o777): void {
+export function makeDirectory(path: string, mode = 0o777, fs: DirectoryFileSystem = NODE_FS): void {
   const missing: string[] = [];
   // Up, to the nearest level that exists or can be made.
   for (let current = resolve(path); ; current = dirname(current)) {
-    const noParent = tryMake(current, mode);
+    const noParent = tryMake(current, mode, fs);
     if (noParent === undefined) break;
     // At the root, ENOENT has no missing parent to blame.
     if (dirname(current) === current) throw noParent;
@@ -19,21 +22,21 @@ export function makeDirectory(path: string, mode = 0o777): void {
   }
   // Down again: a level that still says ENOENT, its parent now there, is the failure.
   for (const level of missing.reverse()) {
-    const noParent = tryMake(level, mode);
+    const noParent = tryMake(level, mode, fs);
     if (noParent !== undefined) throw noParent;
   }
 }
 
 /** Makes one directory (or finds it there): undefined if done, the ENOENT if its parent is missing; other failures throw. */
-function tryMake(path: string, mode: number): NodeJS.ErrnoException | undefined {
+function tryMake(path: string, mode: number, fs: DirectoryFileSystem): NodeJS.ErrnoException | undefined {
   try {
-    mkdirSync(path, mode);
+    fs.mkdirSync(path, mode);
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return error as NodeJS.ErrnoException;
     // There before, or made by another process meanwhile; a file (or a dangling link) there is no directory.
-    if (code === 'EEXIST' && statSync(path).isDirectory()) return undefined;
+    if (code === 'EEXIST' && fs.statSync(path).isDirectory()) return undefined;
     throw error;
   }
 }

@@ -22,7 +22,7 @@ export interface HeldLock {
 }
 
 /** The calls the lock makes: node:fs, or in tests one through which another "process" acts. */
-export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync'>;
+export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync' | 'statSync'>;
 
 /** A lock whose directory has not been touched for this long is a dead holder's, and is taken over. */
 export const STALE_MS = 10_000;
@@ -46,15 +46,10 @@ const SAY_WAITING_AFTER_MS = 1000;
  */
 export async function lockStore(path: string, waitMs: number, onWait?: () => void, fs: LockFileSystem = NODE_FS): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
-  try {
-    makeDirectory(dirname(path));
-  } catch (error) {
-    throw storeIoError(path, 'create the directory of', error);
-  }
   const started = Date.now();
   let saidWaiting = false;
   for (let attempt = 0; ; attempt += 1) {
-    const made = tryLock(lockPath, fs);
+    const made = tryLock(path, lockPath, fs);
     if (made !== undefined) return hold(path, lockPath, made, fs);
     const waited = Date.now() - started;
     if (waited >= waitMs) throw storeLockedError(path);
@@ -70,11 +65,11 @@ export async function lockStore(path: string, waitMs: number, onWait?: () => voi
  * Takes the lock if it is free or stale, and returns its directory as made; undefined if a live
  * holder has it.
  */
-function tryLock(lockPath: string, fs: LockFileSystem): BigIntStats | undefined {
-  if (makeLock(lockPath, fs)) return look(lockPath, fs);
+function tryLock(path: string, lockPath: string, fs: LockFileSystem): BigIntStats | undefined {
+  if (makeLock(path, lockPath, fs)) return look(lockPath, fs);
   const seen = look(lockPath, fs);
   // Released between our mkdir and this look: try again at once.
-  if (seen === undefined) return tryLock(lockPath, fs);
+  if (seen === undefined) return tryLock(path, lockPath, fs);
   if (!seen.isDirectory()) {
     throw new PlantsError('store_io', `${lockPath} is not a lock: plants locks its store with a directory there`, {
       hint: `if no plants process is running, remove ${lockPath}`,
@@ -110,8 +105,27 @@ function tryLock(lockPath: string, fs: LockFileSystem): BigIntStats | undefined 
   return look(lockPath, fs);
 }
 
-/** Makes the lock directory: false if something is at its path already. */
-function makeLock(lockPath: string, fs: LockFileSystem): boolean {
+/**
+ * Makes the lock directory: false if something is at its path already. The store's directory is
+ * made only when the mkdir says it is missing, not before every lock: making it costs a mkdir that
+ * fails and a stat, for every `--local` command and every lock a server takes, and it is missing
+ * only before the store's first write.
+ */
+function makeLock(path: string, lockPath: string, fs: LockFileSystem): boolean {
+  try {
+    fs.mkdirSync(lockPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // Missing, or a file where a directory should be: makeDirectory says which level, and why.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw lockError(lockPath, 'make', error);
+  }
+  try {
+    makeDirectory(dirname(path), 0o777, fs);
+  } catch (error) {
+    throw storeIoError(path, 'create the directory of', error);
+  }
   try {
     fs.mkdirSync(lockPath);
     return true;

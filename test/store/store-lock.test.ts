@@ -23,6 +23,30 @@ describe('the store lock', () => {
     (await lockStore(path, 50)).release();
   });
 
+  it("takes the lock with one mkdir where the store's directory is there, and makes a missing one first", async () => {
+    const calls: string[] = [];
+    const fs: LockFileSystem = {
+      ...NODE_FS,
+      mkdirSync: ((dir: string, mode?: number) => {
+        calls.push(`mkdir ${dir}`);
+        return NODE_FS.mkdirSync(dir, mode);
+      }) as LockFileSystem['mkdirSync'],
+      statSync: ((file: string, options?: object) => {
+        calls.push(`stat ${file}`);
+        return NODE_FS.statSync(file, options);
+      }) as LockFileSystem['statSync'],
+    };
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    (await lockStore(path, 1_000, undefined, fs)).release();
+    expect(calls).toEqual([`mkdir ${path}.lock`]);
+    calls.length = 0;
+    const deeper = join(dir, 'a', 'b', 'plants.json');
+    (await lockStore(deeper, 1_000, undefined, fs)).release();
+    expect(calls).toEqual([`mkdir ${deeper}.lock`, `mkdir ${join(dir, 'a', 'b')}`, `mkdir ${join(dir, 'a')}`, `mkdir ${join(dir, 'a', 'b')}`, `mkdir ${deeper}.lock`]);
+    expect(statSync(join(dir, 'a', 'b')).isDirectory()).toBe(true);
+  });
+
   it('takes over a lock touched last in the future beyond staleness (a clock set back), at once', async () => {
     const path = join(await tempDir(), 'plants.json');
     await mkdir(`${path}.lock`);
