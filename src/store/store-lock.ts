@@ -9,12 +9,13 @@ import { storeIoError, unchangedHint } from './store-errors.js';
 export interface HeldLock {
   /**
    * Throws `store_locked` (effect none) unless the lock directory is still the one this process
-   * made and last touched; then touches it. Called right before each change to the store on disk:
-   * a holder that stalled past STALE_MS (SIGSTOP, a long GC, a huge fold) may have been taken over,
-   * and must not write beside the new holder; and one that did not, but whose lock went stale
-   * meanwhile, must not make its change while a waiter may take the lock over. The touch gives the
-   * change that follows the whole of STALE_MS: the refresh timer cannot run during a synchronous
-   * fold, so a fold renews the lock itself (confirm) as it writes.
+   * made and last touched; then touches it (to touchTime, unless it has that time already). Called
+   * right before each change to the store on disk: a holder that stalled past STALE_MS (SIGSTOP, a
+   * long GC, a huge fold) may have been taken over, and must not write beside the new holder; and
+   * one that did not, but whose lock went stale meanwhile, must not make its change while a waiter
+   * may take the lock over. The touch gives the change that follows the whole of STALE_MS: the
+   * refresh timer cannot run during a synchronous fold, so a fold renews the lock itself (confirm)
+   * as it writes.
    */
   confirm(): void;
   /** Removes the lock, if it is still this process's: a lock taken over is the new holder's. */
@@ -198,17 +199,20 @@ function hold(path: string, lockPath: string, made: BigIntStats, fs: LockFileSys
    * with the mtime just set, which is recorded for the next check. Why it is lost, if it is.
    */
   const renew = (): Error | undefined => {
-    if (check() === undefined) {
-      try {
-        const time = touchTime();
-        fs.utimesSync(lockPath, new Date(time), new Date(time));
-        const touched = look(lockPath, fs);
-        if (touched === undefined) lost = new Error('the lock was removed');
-        else if (touched.ino !== mine.ino || touched.mtimeNs !== BigInt(time) * 1_000_000n) lost = new Error('the lock was taken over');
-        else mine = touched;
-      } catch (error) {
-        lost = error as Error;
-      }
+    if (check() !== undefined) return lost;
+    const time = touchTime();
+    const timeNs = BigInt(time) * 1_000_000n;
+    // Touched to this time already: a touch would change nothing a waiter looks at, and would cost
+    // a metadata write beside each append's fdatasync, for every batch a busy server writes.
+    if (mine.mtimeNs === timeNs) return undefined;
+    try {
+      fs.utimesSync(lockPath, new Date(time), new Date(time));
+      const touched = look(lockPath, fs);
+      if (touched === undefined) lost = new Error('the lock was removed');
+      else if (touched.ino !== mine.ino || touched.mtimeNs !== timeNs) lost = new Error('the lock was taken over');
+      else mine = touched;
+    } catch (error) {
+      lost = error as Error;
     }
     return lost;
   };

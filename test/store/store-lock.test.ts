@@ -153,6 +153,26 @@ describe('the store lock', () => {
       expect(existsSync(`${path}.lock`)).toBe(false);
     });
 
+    it('is not touched again by a confirm that would set the time it has: a server confirms it for every batch', async () => {
+      const path = join(await tempDir(), 'plants.json');
+      vi.useFakeTimers({ toFake: ['Date'] });
+      let touches = 0;
+      const fs: LockFileSystem = {
+        ...NODE_FS,
+        utimesSync: ((file: string, atime: Date, mtime: Date) => {
+          touches += 1;
+          NODE_FS.utimesSync(file, atime, mtime);
+        }) as LockFileSystem['utimesSync'],
+      };
+      const lock = await lockStore(path, 1_000, undefined, fs);
+      for (let batch = 0; batch < 100; batch += 1) lock.confirm();
+      expect(touches).toBe(1);
+      vi.setSystemTime(Date.now() + 2_000);
+      lock.confirm();
+      expect(touches).toBe(2);
+      lock.release();
+    });
+
     it('does not take back, by its refresh, a lock another process made there with the same inode', async () => {
       const path = join(await tempDir(), 'plants.json');
       const lockPath = `${path}.lock`;
