@@ -100,7 +100,7 @@ export class FileStore implements PlantStore {
    * an rmdir each (a fifth of what `plants serve` could answer). Another process waits for a pause,
    * as for one long write; each change on disk still confirms the lock first.
    */
-  private kept: { lock: HeldLock; release: NodeJS.Immediate } | undefined;
+  private heldLock: { lock: HeldLock; release: NodeJS.Immediate } | undefined;
 
   private constructor(
     path: string,
@@ -153,10 +153,10 @@ export class FileStore implements PlantStore {
   /** Waits for the calls under way, and closes the files kept open (the store file, the journal). */
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    if (this.kept !== undefined) {
-      clearImmediate(this.kept.release);
-      this.kept.lock.release();
-      this.kept = undefined;
+    if (this.heldLock !== undefined) {
+      clearImmediate(this.heldLock.release);
+      this.heldLock.lock.release();
+      this.heldLock = undefined;
     }
     this.appender.close();
     this.forget();
@@ -231,25 +231,25 @@ export class FileStore implements PlantStore {
    * after a pause, where using it would fail its first change with store_locked.
    */
   private takeLock(): Promise<HeldLock> {
-    const kept = this.kept;
-    if (kept !== undefined) {
-      clearImmediate(kept.release);
-      this.kept = undefined;
+    const held = this.heldLock;
+    if (held !== undefined) {
+      clearImmediate(held.release);
+      this.heldLock = undefined;
       try {
-        kept.lock.confirm();
-        return Promise.resolve(kept.lock);
+        held.lock.confirm();
+        return Promise.resolve(held.lock);
       } catch {
-        kept.lock.release();
+        held.lock.release();
       }
     }
     return lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.fs);
   }
 
   private keepLock(lock: HeldLock): void {
-    this.kept = {
+    this.heldLock = {
       lock,
       release: setImmediate(() => {
-        this.kept = undefined;
+        this.heldLock = undefined;
         lock.release();
       }),
     };

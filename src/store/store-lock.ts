@@ -249,10 +249,9 @@ function lockError(lockPath: string, action: string, error: unknown): PlantsErro
   });
 }
 
-export function storeLockedError(path: string, cause?: unknown): PlantsError {
+function storeLockedError(path: string): PlantsError {
   return new PlantsError('store_locked', `the store ${path} is in use by another process`, {
     hint: `try again; if no plants process is running, remove ${path}.lock`,
-    ...(cause === undefined ? {} : { cause }),
   });
 }
 
