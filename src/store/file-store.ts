@@ -97,8 +97,9 @@ export class FileStore implements PlantStore {
   /**
    * The lock, kept after a call that held it until the event loop's next turn (`release`), so that
    * the calls of a busy server, queued one after the other, take it once and not with a mkdir and
-   * an rmdir each (a fifth of what `plants serve` could answer). Another process waits for a pause,
-   * as for one long write; each change on disk still confirms the lock first.
+   * an rmdir each, which cost much of what `plants serve` could answer (docs/performance.md).
+   * Another process waits for a pause, as for one long write; each change on disk still confirms
+   * the lock first.
    */
   private heldLock: { lock: HeldLock; release: NodeJS.Immediate } | undefined;
 
