@@ -38,7 +38,7 @@ describe('the local store under concurrent and killed writers', () => {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await waitFor('the notice', () => stderr.includes('waiting for'));
-    expect(stderr).toBe(`plants: waiting for ${store}: another plants process holds its lock (a killed one, for 10 s at most)\n`);
+    expect(stderr).toBe(`plants: waiting for ${store}: another plants process holds its lock (a killed one, for 12 s at most)\n`);
     await release();
     const { code, stdout } = await result;
     expect(code).toBe(0);
