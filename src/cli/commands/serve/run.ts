@@ -1,5 +1,6 @@
 import { PlantsError } from '../../../core/errors.js';
 import { printable, printableMessage } from '../../../core/printable.js';
+import { ioReason } from '../../../store/io-reason.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
 import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';
@@ -42,8 +43,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   try {
     address = await listen(server, options.port, options.host);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new PlantsError('usage', `cannot listen on ${options.host}:${options.port} (${code})`, { cause: error });
+    throw new PlantsError('usage', `cannot listen on ${options.host}:${options.port}: ${ioReason(error)}`, { cause: error });
   }
   const stderr = ctx.io.stderr;
   // Recorded before the base URL is printed: a script that reads it and runs plants login finds it.
