@@ -1,7 +1,8 @@
 import type { IdMap } from '../core/id-map.js';
 import { INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
-import { fdatasync, NODE_FS, syncDirectory, writeAll, type FileSystem } from './durable-file.js';
+import { fdatasync, syncDirectory, writeAll } from '../fs/durable-file.js';
+import { NODE_FS, type FileSystem } from '../fs/file-system.js';
 import { statFile, storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 
 /**

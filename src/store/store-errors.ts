@@ -1,6 +1,6 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import { PlantsError } from '../core/errors.js';
-import { ioReason, isOutOfSpace } from './io-reason.js';
+import { ioReason, isOutOfSpace } from '../fs/io-reason.js';
 
 /** A failure that left the store as it was: nothing was written, or what was is taken back. */
 export function storeIoError(path: string, action: string, error: unknown): PlantsError {

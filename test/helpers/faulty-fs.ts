@@ -1,4 +1,4 @@
-import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 
 export interface FaultyFs extends FileSystem {
   /** Bytes the file system still takes; a write beyond them is short, and the next fails with ENOSPC. */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { DEFAULT_FOLD_AT, FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { STALE_MS } from '../../src/store/store-lock.js';

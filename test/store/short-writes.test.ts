@@ -2,7 +2,7 @@ import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { NODE_FS, type FileSystem } from '../../src/store/durable-file.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NODE_FS } from '../../src/store/durable-file.js';
+import { NODE_FS } from '../../src/fs/file-system.js';
 import { lockStore, STALE_MS, type LockFileSystem } from '../../src/store/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -6,7 +6,7 @@ import { PlantsError } from '../../core/errors.js';
 import type { IOStreams } from '../context.js';
 import { fileIdentity } from '../file-identity.js';
 import { untilTaken } from '../paced-output.js';
-import { ioReason } from '../../store/io-reason.js';
+import { ioReason } from '../../fs/io-reason.js';
 
 export interface Input {
   stream: Readable;

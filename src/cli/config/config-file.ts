@@ -111,8 +111,8 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
   const document = readDocument(path);
   // Loaded here: reading the config is on every command's path, writing it is rare.
   const [{ replaceFileSync }, { makeDirectory }, { ownFileWriteError }] = await Promise.all([
-    import('../../store/durable-file.js'),
-    import('../../store/make-directory.js'),
+    import('../../fs/durable-file.js'),
+    import('../../fs/make-directory.js'),
     import('./own-file-error.js'),
   ]);
   const tokens = tokensOf(document, path);

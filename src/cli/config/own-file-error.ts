@@ -1,6 +1,6 @@
 import { PlantsError } from '../../core/errors.js';
-import { RenamedNotDurable } from '../../store/durable-file.js';
-import { ioReason } from '../../store/io-reason.js';
+import { RenamedNotDurable } from '../../fs/durable-file.js';
+import { ioReason } from '../../fs/io-reason.js';
 import { unchangedHint } from '../../store/store-errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { makeDirectory } from '../../store/make-directory.js';
+import { makeDirectory } from '../../fs/make-directory.js';
 import type { Context } from '../context.js';
 
 /**

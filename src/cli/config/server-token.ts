@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
-import { NODE_FS, RenamedNotDurable, syncDirectory, writeAllSync } from '../../store/durable-file.js';
-import { makeDirectory } from '../../store/make-directory.js';
+import { RenamedNotDurable, syncDirectory, writeAllSync } from '../../fs/durable-file.js';
+import { NODE_FS } from '../../fs/file-system.js';
+import { makeDirectory } from '../../fs/make-directory.js';
 import { ownFileWriteError } from './own-file-error.js';
 import { checkToken } from './settings.js';
 

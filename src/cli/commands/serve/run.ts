@@ -1,6 +1,6 @@
 import { PlantsError } from '../../../core/errors.js';
 import { printable, printableMessage } from '../../../core/printable.js';
-import { ioReason } from '../../../store/io-reason.js';
+import { ioReason } from '../../../fs/io-reason.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
 import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';

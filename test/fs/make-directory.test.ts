@@ -1,7 +1,7 @@
 import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeDirectory } from '../../src/store/make-directory.js';
+import { makeDirectory } from '../../src/fs/make-directory.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('makeDirectory', () => {

@@ -1,5 +1,5 @@
-import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
+import { NODE_FS, type FileSystem } from './file-system.js';
 
 /**
  * Writing files so that a full disk, a crash or a kill never costs what was there before.
@@ -9,36 +9,8 @@ import { dirname } from 'node:path';
  * without an error; they then fsync the truncated temporary file and rename it over the good one
  * (a 5,000-plant store became its first 64 KiB). Here every write loops until all its bytes are
  * written or one fails, and a temporary file must have exactly the size written before it
- * replaces anything (test/store/durable-file.test.ts proves both against a faulty fs).
+ * replaces anything (test/fs/durable-file.test.ts proves both against a faulty fs).
  */
-
-/**
- * The calls this module makes, and the store's lock (store-lock.ts) and journal reads: node:fs, or
- * in tests one that fails as a full disk does, or lets another "process" act at a chosen moment.
- */
-export type FileSystem = Pick<
-  typeof nodeFs,
-  | 'openSync'
-  | 'readSync'
-  | 'writeSync'
-  | 'fsyncSync'
-  | 'fdatasyncSync'
-  | 'fstatSync'
-  | 'fchmodSync'
-  | 'ftruncateSync'
-  | 'closeSync'
-  | 'renameSync'
-  | 'unlinkSync'
-  | 'statSync'
-  | 'write'
-  | 'fdatasync'
-  | 'mkdirSync'
-  | 'lstatSync'
-  | 'rmdirSync'
-  | 'utimesSync'
->;
-
-export const NODE_FS: FileSystem = nodeFs;
 
 /** A write that made no progress and gave no reason: the file system has no room left. */
 function noRoom(): NodeJS.ErrnoException {

@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { NODE_FS, type FileSystem } from './durable-file.js';
+import { NODE_FS, type FileSystem } from './file-system.js';
 
 /** The calls makeDirectory makes: node:fs, or in tests one that counts or fails them. */
 export type DirectoryFileSystem = Pick<FileSystem, 'mkdirSync' | 'statSync'>;

@@ -1,0 +1,42 @@
+import * as nodeFs from 'node:fs';
+
+/**
+ * Every file operation of plants goes through one of these: node:fs in a real run, or in tests one
+ * that fails as a full disk does, or lets another "process" act at a chosen moment. The store, the
+ * config and token files, serve's records and bulk work's inputs and outputs all take it (a
+ * store's options, the command context), so that a test can fail any read or write of theirs. No
+ * file of src/ but this folder imports node:fs (eslint.config.js).
+ */
+export type FileSystem = Pick<
+  typeof nodeFs,
+  | 'openSync'
+  | 'readSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'fdatasyncSync'
+  | 'fstatSync'
+  | 'fchmodSync'
+  | 'ftruncateSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'linkSync'
+  | 'unlinkSync'
+  | 'statSync'
+  | 'lstatSync'
+  | 'readlinkSync'
+  | 'realpathSync'
+  | 'readdirSync'
+  | 'readFileSync'
+  | 'chmodSync'
+  | 'mkdirSync'
+  | 'rmdirSync'
+  | 'utimesSync'
+  // The calls of streams (bulk inputs and outputs), and of appends that must not block a server.
+  | 'open'
+  | 'read'
+  | 'write'
+  | 'close'
+  | 'fdatasync'
+>;
+
+export const NODE_FS: FileSystem = nodeFs;
