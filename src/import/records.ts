@@ -1,5 +1,6 @@
 import { PlantsError } from '../core/errors.js';
 import { thousands } from '../core/printable.js';
+import { LineCutter } from '../fs/lines.js';
 
 /**
  * The most bytes one row of an import may take: an NDJSON line, a CSV record, an element of a JSON
@@ -81,31 +82,30 @@ async function* textChunks(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> 
   }
 }
 
-/** NDJSON lines, in runs of all the lines each chunk completes. The newline is not part of a line. */
+/** NDJSON lines, in runs of all the lines each chunk completes, cut by the one line reader (fs/lines.ts). */
 export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<RawRecord[]> {
-  const pending = new Pending();
-  let line = 1;
-  let base = 0;
-  for await (const chunk of textChunks(input)) {
-    const run: RawRecord[] = [];
-    let start = 0;
-    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-      pending.add(chunk.subarray(start, end));
-      run.push({ bytes: pending.take(), line });
-      line += 1;
-      start = end + 1;
-    }
-    pending.add(chunk.subarray(start));
-    base += chunk.length;
+  let run: RawRecord[] = [];
+  let line = 0;
+  let chunk: Buffer | undefined;
+  const cutter = new LineCutter(MAX_ROW_BYTES, (bytes, from, to) => {
+    line += 1;
+    // A run is handed out after its chunk: a line in the chunk is kept as a view of it; one begun
+    // in a chunk before is in the cutter's own buffer, which the next line reuses, so it is copied.
+    const kept = bytes === undefined ? undefined : bytes === chunk ? bytes.subarray(from, to) : Buffer.from(bytes.subarray(from, to));
+    run.push({ bytes: kept, line });
+  });
+  for await (chunk of textChunks(input)) {
+    cutter.push(chunk);
     if (run.length > 0) {
-      handOut(consumed, run, base - chunk.length + start);
+      handOut(consumed, run, cutter.wholeBytes);
       yield run;
+      run = [];
     }
   }
-  if (!pending.empty) {
-    const last = [{ bytes: pending.take(), line }];
-    handOut(consumed, last, base);
-    yield last;
+  cutter.end();
+  if (run.length > 0) {
+    handOut(consumed, run, cutter.wholeBytes);
+    yield run;
   }
 }
 
