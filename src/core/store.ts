@@ -33,9 +33,19 @@ export interface PlantStore {
   get(id: bigint): Promise<NewPlant | undefined>;
   /** A page of plants in id order: paging by `after` is stable under concurrent writes. */
   list(query: ListQuery): Promise<NewPlant[]>;
+  /**
+   * Runs `work` holding the store for writing: the writes it makes through `writer` share one hold
+   * (the file store's lock, taken once before them and let go after). For whoever batches writes:
+   * a server's batches while requests keep coming, an import's batch. A store with nothing to hold
+   * runs `work` on itself.
+   */
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T>;
   /** Releases what the store holds (files, connections); after it, the store is not used again. */
   close(): Promise<void>;
 }
+
+/** The writes of a store, as `hold` hands them on. */
+export type PlantWriter = Pick<PlantStore, 'addAll' | 'deleteAll'>;
 
 /**
  * The outcome of each add, decided the one way every store decides it, so that they agree: a

@@ -1,5 +1,5 @@
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../core/store.js';
 
 /** A call waiting for the next batch: what it asks, and how to answer it. */
 type Waiting =
@@ -15,7 +15,9 @@ type Waiting =
  * latency. Reads go straight to the inner store.
  *
  * `writers` batches may be in flight at once: 1 for the file store, whose writes take turns at its
- * lock anyway; for a database, as many as it has connections, each batch one statement.
+ * lock anyway; for a database, as many as it has connections, each batch one statement. A writer
+ * holds the inner store (`hold`: the file store's lock) from its first batch until nothing more is
+ * waiting, so a busy server takes the lock once for a run of batches, not once a batch.
  */
 export class BatchingStore implements PlantStore {
   private waiting: Waiting[] = [];
@@ -45,6 +47,10 @@ export class BatchingStore implements PlantStore {
     return this.inner.list(query);
   }
 
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
   /** Resolves when nothing is waiting or being written (e.g. at shutdown, after the last request). */
   async drain(): Promise<void> {
     if (this.writing > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
@@ -65,13 +71,23 @@ export class BatchingStore implements PlantStore {
 
   private async writeWhileWaiting(): Promise<void> {
     while (this.waiting.length > 0) {
-      const batch = this.waiting;
-      this.waiting = [];
-      for (let start = 0; start < batch.length; ) {
-        let end = start + 1;
-        while (end < batch.length && (batch[end] as Waiting).kind === (batch[start] as Waiting).kind) end += 1;
-        await this.write(batch.slice(start, end));
-        start = end;
+      try {
+        await this.inner.hold(async (writer) => {
+          while (this.waiting.length > 0) {
+            const batch = this.waiting;
+            this.waiting = [];
+            for (let start = 0; start < batch.length; ) {
+              let end = start + 1;
+              while (end < batch.length && (batch[end] as Waiting).kind === (batch[start] as Waiting).kind) end += 1;
+              await this.write(writer, batch.slice(start, end));
+              start = end;
+            }
+          }
+        });
+      } catch (error) {
+        // The hold could not be taken (the lock held too long by another process): the calls that
+        // were to be written in it fail with that.
+        for (const call of this.waiting.splice(0)) call.reject(error);
       }
     }
     this.writing -= 1;
@@ -79,12 +95,12 @@ export class BatchingStore implements PlantStore {
   }
 
   /** One inner call for a run of calls of one kind; never throws (each caller gets the failure instead). */
-  private async write(run: readonly Waiting[]): Promise<void> {
+  private async write(writer: PlantWriter, run: readonly Waiting[]): Promise<void> {
     try {
       const outcomes: (AddOutcome | DeleteOutcome)[] =
         run[0]?.kind === 'add'
-          ? await this.inner.addAll(run.flatMap((call) => (call.kind === 'add' ? call.plants : [])))
-          : await this.inner.deleteAll(run.flatMap((call) => (call.kind === 'delete' ? call.ids : [])));
+          ? await writer.addAll(run.flatMap((call) => (call.kind === 'add' ? call.plants : [])))
+          : await writer.deleteAll(run.flatMap((call) => (call.kind === 'delete' ? call.ids : [])));
       const asked = run.reduce((sum, call) => sum + (call.kind === 'add' ? call.plants.length : call.ids.length), 0);
       if (outcomes.length !== asked) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${asked} ${run[0]?.kind === 'add' ? 'plants' : 'ids'}`);
       let start = 0;

@@ -1,4 +1,4 @@
-import type { PlantStore } from '../core/store.js';
+import type { PlantStore, PlantWriter } from '../core/store.js';
 import { failureFor } from './failures.js';
 
 /**
@@ -63,17 +63,21 @@ export class StoreOutage {
  * only found duplicates or absent ids wrote nothing, so it proves nothing of the disk.
  */
 export function watchWrites(store: PlantStore, onWritten: () => void): PlantStore {
-  return {
+  const watched = (writer: PlantWriter): PlantWriter => ({
     async addAll(plants) {
-      const outcomes = await store.addAll(plants);
+      const outcomes = await writer.addAll(plants);
       if (outcomes.includes('added')) onWritten();
       return outcomes;
     },
     async deleteAll(ids) {
-      const outcomes = await store.deleteAll(ids);
+      const outcomes = await writer.deleteAll(ids);
       if (outcomes.includes('deleted')) onWritten();
       return outcomes;
     },
+  });
+  return {
+    ...watched(store),
+    hold: (work) => store.hold((writer) => work(watched(writer))),
     get: (id) => store.get(id),
     list: (query) => store.list(query),
     close: () => store.close(),

@@ -1,9 +1,11 @@
-import type { IdMap } from '../core/id-map.js';
+import { isPlantsError } from '../core/errors.js';
 import { INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, syncDirectory, writeAll } from '../fs/durable-file.js';
-import { NODE_FS, type FileSystem } from '../fs/file-system.js';
-import { statFile, storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { readLinesSync } from '../fs/lines.js';
+import { storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
+import { MAX_LINE_BYTES } from './store-file.js';
 
 /**
  * `<store>.journal`: every change since the store file was last written, one JSON line each: a
@@ -23,159 +25,91 @@ export function deleteLine(id: bigint): string {
   return `{"delete":${id}}`;
 }
 
+/** What the journal says of an id whose last line deletes it, where others have that line's start. */
+export const DELETED = -1;
+
 const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
 
 /**
- * What a journal says of an id, its last line winning: where that line starts in the journal (it
- * stays on disk, not in memory: a million-row import held every line, and twice the memory), or
- * the line re-encoded where the journal's was not canonical (a journal edited by hand), or null
- * for deleted.
+ * Reads the journal's whole lines from byte `from` to byte `to` (its size when looked at), checking
+ * each, and hands on what each says of its id: where it starts, or DELETED. A line that says
+ * nothing valid makes the store corrupt, named by its number when the read starts at the journal's
+ * start, else by where it is. Returns the lines read and where the whole ones end: a torn tail
+ * beyond is left for the next append to cut.
  */
-export type JournalOp = number | string | null;
-export type JournalOps = IdMap<JournalOp>;
-
-export interface JournalRead {
-  /** Lines read. */
-  lines: number;
-  /** Where the last whole line ends: a torn tail beyond it is cut before the next append. */
-  wholeBytes: number;
-}
-
-/** The journal is read in blocks of this size (a longer line, in a block as long as it). */
-const READ_BYTES = 1024 * 1024;
-
-/**
- * Reads the journal's whole lines from byte `from` on (0: all of it; more: what was appended since
- * a read up to there) into `ops`, through `fs` as the store's other reads and writes. A block at a
- * time: the journal a large import leaves, read whole, sat in memory beside the store file's index.
- * No journal: nothing.
- */
-export function readJournal(path: string, from: number, ops: JournalOps, fs: FileSystem = NODE_FS): JournalRead {
-  if (statFile(path, 'journal') === undefined) return { lines: 0, wholeBytes: 0 };
-  const fd = reading(path, () => fs.openSync(path, 'r'));
+export function readJournal(fs: FileSystem, fd: number, path: string, from: number, to: number, onEntry: (id: bigint, value: number) => void): { lines: number; wholeBytes: number } {
+  let lines = 0;
+  const name = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${start}`);
+  let wholeBytes: number;
   try {
-    const size = reading(path, () => fs.fstatSync(fd).size);
-    let lines = 0;
-    let block = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(0, size - from)));
-    // The block holds `filled` bytes of the file from `position` on. Counted in bytes on disk, not
-    // in decoded text: appends cut the file to exactly where the whole lines end.
-    let position = from;
-    let filled = 0;
-    while (position + filled < size) {
-      if (filled === block.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(block.length * 2, size - position));
-        block.copy(bigger, 0, 0, filled);
-        block = bigger;
+    wholeBytes = readLinesSync(fs, fd, from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo, start) => {
+      lines += 1;
+      if (bytes === undefined) throw storeCorruptError(path, `${name(start)} is not JSON (longer than any plant: over ${MAX_LINE_BYTES} bytes)`);
+      const text = bytes.toString('utf8', lineFrom, lineTo);
+      const deleted = DELETE_LINE.exec(text);
+      if (deleted !== null) {
+        const id = BigInt(deleted[1] as string);
+        // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
+        if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${name(start)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
+        onEntry(id, DELETED);
+        return;
       }
-      const got = reading(path, () => fs.readSync(fd, block, filled, block.length - filled, position + filled));
-      if (got === 0) break;
-      filled += got;
-      let start = 0;
-      for (let end = block.indexOf(10, start); end !== -1 && end < filled; end = block.indexOf(10, start)) {
-        lines += 1;
-        // Named by its number when the journal was read from its start, else by where it is.
-        readLine(path, block.toString('utf8', start, end), position + start, from === 0 ? lines : undefined, ops);
-        start = end + 1;
-      }
-      block.copy(block, 0, start, filled);
-      position += start;
-      filled -= start;
-    }
-    return { lines, wholeBytes: position };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Records in `ops` what a journal line says of its id; a line that says nothing valid makes the store corrupt. */
-function readLine(path: string, text: string, position: number, number: number | undefined, ops: JournalOps): void {
-  const deleted = DELETE_LINE.exec(text);
-  if (deleted !== null) {
-    const id = BigInt(deleted[1] as string);
-    // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
-    if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${lineName(number, position)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
-    ops.set(id, null);
-    return;
-  }
-  const reading = readPlantJson(text);
-  if (reading.plant === undefined) {
-    throw storeCorruptError(path, reading.notJson !== undefined ? `${lineName(number, position)} is not JSON (${reading.notJson})` : `${lineName(number, position)}: ${reading.invalid.message}`);
-  }
-  ops.set(reading.plant.id, reading.canonical ? position : encodePlant(reading.plant));
-}
-
-function lineName(number: number | undefined, position: number): string {
-  return number !== undefined ? `line ${number}` : `the line at byte ${position}`;
-}
-
-/** A read of the journal, its failure reported as the store's. */
-function reading<T>(path: string, read: () => T): T {
-  try {
-    return read();
+      const reading = readPlantJson(text);
+      if (reading.plant === undefined) throw storeCorruptError(path, reading.notJson !== undefined ? `${name(start)} is not JSON (${reading.notJson})` : `${name(start)}: ${reading.invalid.message}`);
+      onEntry(reading.plant.id, start);
+    });
   } catch (error) {
-    throw storeIoError(path, 'read', error);
+    throw isPlantsError(error) ? error : storeIoError(path, 'read', error);
   }
+  return { lines, wholeBytes };
 }
 
+/** Journal lines are read by where they start, in blocks of this size: a fold reads them mostly in order. */
+const BLOCK_BYTES = 64 * 1024;
+
 /**
- * Reads lines of the journal by where they start, a block at a time, through a file kept open
- * while the journal is the same file. Only bytes below the whole lines' end are ever read: a torn
- * tail beyond it may be cut and written over by the next append.
+ * The lines of one journal file by where they start, through its descriptor, a block at a time.
+ * Only bytes below the whole lines' end are ever asked for: a torn tail beyond may be cut and
+ * written over by the next append, but what is below never changes while the file lives.
  */
-export class JournalLines {
-  private fd: number | undefined;
-  private ino: bigint | undefined;
+export class JournalReader {
   private block = Buffer.alloc(0);
   private blockStart = 0;
 
   constructor(
+    private readonly fs: FileSystem,
+    private readonly fd: number,
     private readonly path: string,
-    private readonly fs: FileSystem = NODE_FS,
   ) {}
 
-  /** The line at `start` of the journal `file`, whose whole lines end at `wholeBytes`. */
-  lineAt(start: number, file: JournalFile, wholeBytes: number): string {
-    if (this.fd === undefined || this.ino !== file.ino) this.open(file);
+  /** The canonical text of the plant on the line that starts at `start`. */
+  lineAt(start: number): string {
     let offset = start - this.blockStart;
     let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
-    if (end === -1) {
-      offset = 0;
-      for (let size = 64 * 1024; ; size *= 2) {
-        const length = Math.min(size, wholeBytes - start);
-        const block = Buffer.allocUnsafe(length);
-        let got: number;
-        try {
-          got = this.fs.readSync(this.fd as number, block, 0, length, start);
-        } catch (error) {
-          throw storeIoError(this.path, 'read', error);
-        }
-        this.block = block.subarray(0, got);
-        this.blockStart = start;
-        end = this.block.indexOf(10);
-        if (end !== -1) break;
-        if (got < length || length === wholeBytes - start) throw storeIoError(this.path, 'read', new Error(`no whole line at byte ${start}`));
+    for (let size = BLOCK_BYTES; end === -1; size *= 2) {
+      if (size > 4 * MAX_LINE_BYTES) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
+      const block = Buffer.allocUnsafe(size);
+      let got: number;
+      try {
+        got = this.fs.readSync(this.fd, block, 0, size, start);
+      } catch (error) {
+        throw storeIoError(this.path, 'read', error);
       }
+      this.block = block.subarray(0, got);
+      this.blockStart = start;
+      offset = 0;
+      end = this.block.indexOf(10);
+      if (end === -1 && got < size) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
     }
-    return this.block.toString('utf8', offset, end);
+    const text = this.block.toString('utf8', offset, end);
+    const reading = readPlantJson(text);
+    if (reading.plant === undefined) throw storeCorruptError(this.path, `the line at byte ${start} is not a plant`);
+    // A line a person wrote in another form than ours (a journal edited by hand) is ours once read.
+    return reading.canonical ? text : encodePlant(reading.plant);
   }
 
   close(): void {
-    if (this.fd !== undefined) this.fs.closeSync(this.fd);
-    this.fd = undefined;
-    this.ino = undefined;
-    this.block = Buffer.alloc(0);
-  }
-
-  private open(file: JournalFile): void {
-    this.close();
-    try {
-      this.fd = this.fs.openSync(this.path, 'r');
-      this.ino = this.fs.fstatSync(this.fd, { bigint: true }).ino;
-    } catch (error) {
-      throw storeIoError(this.path, 'read', error);
-    }
-    // Another file than the one the snapshot saw: the snapshot is read again before it is used.
-    if (this.ino !== file.ino) throw storeIoError(this.path, 'read', new Error('the journal changed while it was read'));
+    this.fs.closeSync(this.fd);
   }
 }
 
@@ -183,11 +117,6 @@ export class JournalLines {
 export interface JournalFile {
   ino: bigint | undefined;
   size: number;
-}
-
-export function statJournal(path: string): JournalFile {
-  const info = statFile(path, 'journal');
-  return info === undefined ? { ino: undefined, size: 0 } : { ino: info.ino, size: Number(info.size) };
 }
 
 /**
@@ -200,7 +129,7 @@ export class JournalAppender {
 
   constructor(
     private readonly path: string,
-    private readonly fs: FileSystem = NODE_FS,
+    private readonly fs: FileSystem,
   ) {}
 
   /**
@@ -257,7 +186,7 @@ export class JournalAppender {
 }
 
 /** Removes the journal once folded; one left behind (a failure here) is folded again harmlessly. */
-export function removeJournal(path: string, fs: FileSystem = NODE_FS): void {
+export function removeJournal(path: string, fs: FileSystem): void {
   try {
     fs.unlinkSync(path);
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
+import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore, type PlantWriter } from '../core/store.js';
 
 /** A PlantStore in memory: for tests, and the model the other stores must behave like. */
 export class MemoryStore implements PlantStore {
@@ -30,6 +30,10 @@ export class MemoryStore implements PlantStore {
       if (tag === undefined || plant.tag === tag) page.push(plant);
     }
     return page;
+  }
+
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
+    return work(this);
   }
 
   async close(): Promise<void> {}

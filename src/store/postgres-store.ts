@@ -1,7 +1,7 @@
 import pg, { type PoolClient, type QueryResultRow } from 'pg';
 import { PlantsError, type Effect } from '../core/errors.js';
 import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore } from '../core/store.js';
+import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore, type PlantWriter } from '../core/store.js';
 import { maskedDatabaseUrl } from './database-url.js';
 import { ensureSchema } from './postgres-schema.js';
 import { fromDatabaseText, toDatabaseText } from './postgres-text.js';
@@ -103,6 +103,11 @@ export class PostgresStore implements PlantStore {
     const text = `SELECT id::text AS id_text, name, tag FROM plants${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY plants.id LIMIT $1`;
     const rows = await this.query<PlantRow>('none', { name: `plants_list_${after === undefined ? '' : 'a'}${tag === undefined ? '' : 't'}`, text }, values);
     return rows.map(plantOf);
+  }
+
+  /** Each write is one statement, whole or not at all: there is nothing to hold between them. */
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
+    return work(this);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
-import { statSync, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { PlantsError } from '../core/errors.js';
+import type { FileSystem } from '../fs/file-system.js';
 import { ioReason, isOutOfSpace } from '../fs/io-reason.js';
 
 /** A failure that left the store as it was: nothing was written, or what was is taken back. */
@@ -47,10 +48,10 @@ export function notAFileError(path: string, info: { isDirectory(): boolean; isFI
  * A store file's (or journal's) stat, undefined when there is none. Anything but a regular file is
  * refused before it is opened: reading a FIFO would wait for a writer forever, past every signal.
  */
-export function statFile(path: string, part: StorePart = 'store file'): BigIntStats | undefined {
+export function statFile(fs: FileSystem, path: string, part: StorePart = 'store file'): BigIntStats | undefined {
   let info: BigIntStats;
   try {
-    info = statSync(path, { bigint: true });
+    info = fs.statSync(path, { bigint: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw storeIoError(path, 'read', error);

@@ -1,5 +1,5 @@
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore } from '../../src/core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../../src/core/store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 /** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
@@ -16,6 +16,9 @@ export class DelegatingStore implements PlantStore {
   }
   list(query: ListQuery): Promise<NewPlant[]> {
     return this.inner.list(query);
+  }
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
+    return work(this);
   }
   close(): Promise<void> {
     return this.inner.close();

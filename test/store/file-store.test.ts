@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
+import { BatchingStore } from '../../src/server/batching-store.js';
 import { DEFAULT_FOLD_AT, FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
 import { encodeStore } from '../../src/store/store-file.js';
 import { STALE_MS } from '../../src/store/store-lock.js';
@@ -279,7 +280,7 @@ describe('the JSON file store', () => {
     });
   });
 
-  it('takes the lock once for calls queued one after the other, and lets it go at the first pause', async () => {
+  it('takes the lock once for the writes of one hold, as a busy server batches them, and lets it go when the hold ends', async () => {
     const path = await storePath();
     let locks = 0;
     const fs: FileSystem = {
@@ -291,23 +292,28 @@ describe('the JSON file store', () => {
     };
     const store = await FileStore.open(path, { fs });
     try {
-      // Ten writes queued in one turn, as a busy server's batches come: one lock for all of them.
-      await Promise.all(Array.from({ length: 10 }, (_, i) => store.addAll([{ id: BigInt(i), name: `p${i}` }])));
+      // Ten writes queued in one turn, as a busy server's requests come: its batching store holds
+      // the file store from the first batch until nothing more waits, so one lock for all of them.
+      const batching = new BatchingStore(store);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => batching.addAll([{ id: BigInt(i), name: `p${i}` }])));
+      await batching.drain();
       expect(locks).toBe(1);
-      // A pause: the lock is let go, for other processes; the next write takes it again.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The hold is over: the lock is let go at once, for other processes; the next write takes it again.
       expect(existsSync(`${path}.lock`)).toBe(false);
-      await store.addAll([{ id: 10n, name: 'p10' }]);
+      await store.hold(async (writer) => {
+        expect(await writer.addAll([{ id: 10n, name: 'p10' }])).toEqual(['added']);
+        expect(await writer.deleteAll([0n])).toEqual(['deleted']);
+      });
       expect(locks).toBe(2);
     } finally {
       await store.close();
     }
     // Closed: nothing held.
     expect(existsSync(`${path}.lock`)).toBe(false);
-    expect((await storedPlants(path)).size).toBe(11);
+    expect((await storedPlants(path)).size).toBe(10);
   });
 
-  it('takes the lock anew for a queued call when the one kept from the call before was lost', async () => {
+  it('takes the lock anew for the next write of a hold when the one it held was lost', async () => {
     const path = await storePath();
     const lockPath = `${path}.lock`;
     let locks = 0;
@@ -318,7 +324,7 @@ describe('the JSON file store', () => {
         if (dir === lockPath) locks += 1;
         return NODE_FS.mkdirSync(dir, options as never);
       }) as FileSystem['mkdirSync'],
-      // Once the first write's lines are durable, the lock it keeps is removed (by someone who
+      // Once the first write's lines are durable, the lock it holds is removed (by someone who
       // followed the hint of a store_locked, or by a process that took it over and is done).
       fdatasync: ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) =>
         NODE_FS.fdatasync(fd, (error) => {
@@ -331,8 +337,8 @@ describe('the JSON file store', () => {
     };
     const store = await FileStore.open(path, { fs });
     try {
-      // Queued in one turn: the second would reuse the first's lock.
-      expect(await Promise.all([store.addAll(many(1, 1)), store.addAll(many(2, 1))])).toEqual([['added'], ['added']]);
+      // One hold, two writes: the second finds the lease lost, and takes the lock again to write.
+      expect(await store.hold(async (writer) => [await writer.addAll(many(1, 1)), await writer.addAll(many(2, 1))])).toEqual([['added'], ['added']]);
       expect(removed).toBe(true);
       expect(locks).toBe(2);
     } finally {

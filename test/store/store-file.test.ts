@@ -1,11 +1,14 @@
 import fc from 'fast-check';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { StoreFileIndex } from '../../src/store/store-file-index.js';
-import { encodeStore, indexStoreFile, writeStoreFile, type LineChange } from '../../src/store/store-file.js';
+import { NODE_FS } from '../../src/fs/file-system.js';
+import { StoreFiles } from '../../src/store/store-files.js';
+import { encodeStore, INDENT, writeStoreFile } from '../../src/store/store-file.js';
+import { readStoreFile } from '../../src/store/store-file-read.js';
+import { FileView, type StoreFileView } from '../../src/store/store-file-view.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -15,95 +18,131 @@ const plant = fc.record(
 /** Plants with distinct ids, in id order, as a fold gives them. */
 const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
-function written(list: NewPlant[], base = StoreFileIndex.empty(), changes: LineChange[] = list.map((p) => ({ id: p.id, line: encodePlant(p) }))): { text: string; where: ReturnType<typeof writeStoreFile> } {
+function written(list: readonly NewPlant[]): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
-  const where = writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), base, changes, list.length);
-  return { text: Buffer.concat(chunks).toString('utf8'), where };
+  const starts = new Map<bigint, number>();
+  writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), list.map((p) => ({ id: p.id, line: encodePlant(p) })), (id, start) => starts.set(id, start));
+  return { text: Buffer.concat(chunks).toString('utf8'), starts };
+}
+
+/** The store file at `path` as a reader with no index reads it: whole, every plant checked. */
+function readWhole(path: string): StoreFileView {
+  return readStoreFile(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
+}
+
+/** The same file as one its index vouches for: found by halving it, never read whole. */
+function readVouched(path: string, count: number): StoreFileView {
+  return new FileView(NODE_FS, openSync(path, 'r'), path, statSync(path).size, count);
 }
 
 describe('the store file as a fold writes it', () => {
   it('is the canonical layout, byte for byte, and says where each line is', () => {
     fc.assert(
       fc.property(plants, (list) => {
-        const { text, where } = written(list);
+        const { text, starts } = written(list);
         expect(text).toBe(encodeStore(list));
         const bytes = Buffer.from(text);
-        list.forEach((p, i) => {
-          expect(where.ids[i]).toBe(p.id);
-          expect(bytes.toString('utf8', where.starts[i], (where.starts[i] as number) + (where.lengths[i] as number))).toBe(encodePlant(p));
-        });
+        for (const p of list) {
+          const start = (starts.get(p.id) as number) + INDENT.length;
+          expect(bytes.toString('utf8', start, start + Buffer.byteLength(encodePlant(p)))).toBe(encodePlant(p));
+        }
       }),
     );
   });
 
-  it('folds changes into a store file, copying its runs of unchanged plants byte for byte', async () => {
+  it('folds changes into a store file: the journal line of an id over the file’s, its deletion leaving it out', async () => {
     const dir = await tempDir();
     let n = 0;
     // Changes: new plants, new lines for plants of the file, and deletions of them (null).
     const change = fc.record({ pick: fc.nat(), plant, remove: fc.boolean(), renew: fc.boolean() });
     await fc.assert(
-      fc.asyncProperty(plants, fc.array(change, { maxLength: 12 }), fc.boolean(), async (before, picks, inMemory) => {
+      fc.asyncProperty(plants, fc.array(change, { maxLength: 12 }), fc.boolean(), async (before, picks, byHand) => {
         const path = join(dir, `${(n += 1)}.json`);
-        writeFileSync(path, written(before).text);
-        const base = inMemory ? StoreFileIndex.inMemory(before.map((p) => ({ id: p.id, line: encodePlant(p) }))) : (indexStoreFile(path) ?? StoreFileIndex.empty());
+        // In our layout, or as a person might lay it out (read whole, in memory).
+        const laidOutByHand = () => `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
+        writeFileSync(path, byHand ? laidOutByHand() : written(before).text);
+        const changes = new Map<bigint, NewPlant | null>();
+        for (const { pick, plant: fresh, remove, renew } of picks) {
+          const old = before.length > 0 && renew ? before[pick % before.length] : undefined;
+          const id = old?.id ?? fresh.id;
+          changes.set(id, remove ? null : { ...(fresh as NewPlant), id });
+        }
+        writeFileSync(`${path}.journal`, [...changes].map(([id, changed]) => `${changed === null ? `{"delete":${id}}` : encodePlant(changed)}\n`).join(''));
+        const expected = new Map(before.map((p) => [p.id, p]));
+        for (const [id, changed] of changes) {
+          if (changed === null) expected.delete(id);
+          else expected.set(id, changed);
+        }
+        const after = [...expected].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, p]) => p);
+        const files = new StoreFiles(NODE_FS, path);
+        const snapshot = files.open(files.stamp());
         try {
-          const changes = new Map<bigint, NewPlant | null>();
-          for (const { pick, plant: fresh, remove, renew } of picks) {
-            const old = before.length > 0 && renew ? before[pick % before.length] : undefined;
-            const id = old?.id ?? fresh.id;
-            changes.set(id, remove ? null : { ...(fresh as NewPlant), id });
-          }
-          const expected = new Map(before.map((p) => [p.id, p]));
-          for (const [id, changed] of changes) {
-            if (changed === null) expected.delete(id);
-            else expected.set(id, changed);
-          }
-          const byId = <T,>(entries: [bigint, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : 1));
-          const after = byId([...expected]).map(([, p]) => p);
-          const ordered = byId([...changes]).map(([id, changed]) => ({ id, line: changed === null ? null : encodePlant(changed) }));
-          const { text, where } = written(after, base, ordered);
-          expect(text).toBe(encodeStore(after));
-          const bytes = Buffer.from(text);
-          after.forEach((p, i) => {
-            expect(where.ids[i]).toBe(p.id);
-            expect(bytes.toString('utf8', where.starts[i], (where.starts[i] as number) + (where.lengths[i] as number))).toBe(encodePlant(p));
-          });
+          expect(snapshot?.storeFile.canonical).toBe(!byHand);
+          const chunks: Buffer[] = [];
+          writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), snapshot?.lines() ?? []);
+          expect(Buffer.concat(chunks).toString('utf8')).toBe(encodeStore(after));
         } finally {
-          base.close();
+          files.forget(snapshot);
         }
       }),
       { numRuns: 200 },
     );
   });
 
-  it('is read back by its index exactly: every plant, in id order, by position', async () => {
+  it('is read back exactly, read whole or found by halving: every plant, in id order, by id and after any id', async () => {
     const dir = await tempDir();
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(plants, async (list) => {
+      fc.asyncProperty(plants, fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 5 }), async (list, others) => {
         const path = join(dir, `${(n += 1)}.json`);
         writeFileSync(path, written(list).text);
-        const index = indexStoreFile(path);
-        try {
-          expect(index?.size).toBe(list.length);
-          list.forEach((p, i) => {
-            expect(index?.idAt(i)).toBe(p.id);
-            expect(index?.lineAt(i)).toBe(encodePlant(p));
-          });
-        } finally {
-          index?.close();
+        for (const view of [readWhole(path), readVouched(path, list.length)]) {
+          try {
+            expect(view.plants).toBe(list.length);
+            expect(view.canonical).toBe(true);
+            expect([...view.linesAfter(undefined)]).toEqual(list.map((p) => ({ id: p.id, line: encodePlant(p) })));
+            for (const p of list) expect(view.lineOf(p.id)).toBe(encodePlant(p));
+            for (const id of [...others, ...list.map((p) => p.id)]) {
+              expect(view.lineOf(id)).toBe(list.some((p) => p.id === id) ? encodePlant(list.find((p) => p.id === id) as NewPlant) : undefined);
+              expect([...view.linesAfter(id)].map((line) => line.id)).toEqual(list.filter((p) => p.id > id).map((p) => p.id));
+            }
+          } finally {
+            view.close();
+          }
         }
       }),
       { numRuns: 50 },
     );
   });
 
-  it('is indexed in id order when an older plants wrote it in another order', async () => {
+  it('is found by halving in a file of many blocks, with lines longer than a probe, whatever id is asked for', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // 5,000 plants, ids sparse and signed, a few names long enough to span the reads of a search.
+    const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({ id: BigInt(i * 7919 - 20_000_000), name: i % 97 === 0 ? `long ${'x'.repeat(9_000)}` : `plant ${i}` }));
+    writeFileSync(path, encodeStore(list));
+    const view = readVouched(path, list.length);
+    try {
+      for (let i = 0; i < list.length; i += 37) {
+        const { id } = list[i] as NewPlant;
+        expect(view.lineOf(id)).toBe(encodePlant(list[i] as NewPlant));
+        expect(view.lineOf(id + 1n)).toBeUndefined();
+        expect([...view.linesAfter(id - 1n)][0]?.id).toBe(id);
+        expect([...view.linesAfter(id)][0]?.id).toBe(list[i + 1]?.id);
+      }
+      expect(view.lineOf(-(2n ** 63n))).toBeUndefined();
+      expect([...view.linesAfter(2n ** 63n - 1n)]).toEqual([]);
+    } finally {
+      view.close();
+    }
+  });
+
+  it('is held in memory, in id order, when an older plants wrote it in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
     writeFileSync(path, encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
-    const index = indexStoreFile(path);
-    expect([0, 1, 2].map((i) => index?.lineAt(i))).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
-    index?.close();
+    const view = readWhole(path);
+    expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
+    expect(view.canonical).toBe(false);
+    view.close();
     expect(readFileSync(path, 'utf8')).toBe(encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
   });
 });

@@ -1,0 +1,87 @@
+import { replaceFileSync } from '../fs/durable-file.js';
+import type { FileSystem } from '../fs/file-system.js';
+import type { Snapshot } from './snapshot.js';
+import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
+import type { HeldLock } from './store-lock.js';
+import { writeStoreFile } from './store-file.js';
+
+/**
+ * The journal is folded into the store file when a write would make it more than `foldAt` lines
+ * and more lines than the store file has plants: folds come at doubling sizes, so their cost stays
+ * O(plants) in all (an import into an empty store writes each plant about twice). Default 100,000
+ * (docs/store.md says why). A store file in a layout of its own (edited by hand) is folded at the
+ * next write, so that only files in our layout are read where needed.
+ */
+export const DEFAULT_FOLD_AT = 100_000;
+
+/**
+ * When the next write folds first. A fold that failed before its rename (a full disk: the store
+ * file and the journal are as they were, and the write appended instead) is not tried again until
+ * the journal has grown by another threshold: each write would otherwise rewrite the whole store
+ * file to fail again. A fold that succeeds clears that; another journal (another process folded)
+ * leaves it without effect.
+ */
+export class FoldPolicy {
+  private postponed: { journal: bigint | undefined; untilLines: number } | undefined;
+
+  constructor(private readonly foldAt: number) {}
+
+  /** Whether a write of `adding` lines onto `snapshot` folds first. */
+  due(snapshot: Snapshot, adding: number): boolean {
+    const { postponed } = this;
+    const past = snapshot.storeFile.canonical ? this.threshold(snapshot) : 0;
+    const until = postponed !== undefined && postponed.journal === snapshot.journal.file.ino ? Math.max(past, postponed.untilLines) : past;
+    return snapshot.journal.lines + adding > until;
+  }
+
+  failed(snapshot: Snapshot): void {
+    this.postponed = { journal: snapshot.journal.file.ino, untilLines: snapshot.journal.lines + this.threshold(snapshot) };
+  }
+
+  done(): void {
+    this.postponed = undefined;
+  }
+
+  private threshold(snapshot: Snapshot): number {
+    return Math.max(this.foldAt, snapshot.storeFile.plants);
+  }
+}
+
+/**
+ * A fold confirms its lock, which renews it, each time it has written about this much: it writes
+ * synchronously, so the lock's refresh timer cannot run meanwhile, and the fold of a store of
+ * millions of plants on a slow disk may outlast the lock's staleness; a waiter would then take it
+ * over, and append to the journal the fold removes. Often enough that only a disk writing less
+ * than this in a refresh interval lets the lock look stale; seldom enough to cost nothing beside
+ * the writes.
+ */
+const RENEW_EVERY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes the plants of `snapshot` into a new store file at `path`, in id order (the store file's
+ * lines, the journal's where it has one, none where it deleted one), and renames it over the old
+ * one: written in full beside it, fsynced and checked first (durable-file.ts), the lease confirmed
+ * right before the rename. Returns each plant's id with where its line starts in the new file.
+ * Throws as replaceFileSync does: before the rename, the store file is as it was.
+ */
+export function writeFold(fs: FileSystem, path: string, snapshot: Snapshot, lease: HeldLock): SortedEntries {
+  const entries = new EntriesBuilder();
+  let unrenewed = 0;
+  replaceFileSync(
+    path,
+    (write) => {
+      const renewing = (chunk: string | Uint8Array) => {
+        write(chunk);
+        // Characters of a string, not bytes: about as many, and as often as needed.
+        unrenewed += chunk.length;
+        if (unrenewed >= RENEW_EVERY_BYTES) {
+          unrenewed = 0;
+          lease.confirm();
+        }
+      };
+      writeStoreFile(renewing, snapshot.lines(), (id, start) => entries.push(id, start));
+    },
+    { fs, beforeRename: () => lease.confirm() },
+  );
+  return entries.build();
+}

@@ -1,0 +1,210 @@
+import { isPlantsError } from '../core/errors.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { LineCutter, readLineAt } from '../fs/lines.js';
+import { find, SortedEntries } from './sorted-entries.js';
+import { storeCorruptError, storeIoError } from './store-errors.js';
+import { lineId, lineText, MAX_LINE_BYTES, plantLines } from './store-file.js';
+import { scanStoreFile } from './store-file-scan.js';
+
+/** A plant's line as a snapshot reads it from the store file: its id, and its canonical text. */
+export interface StoreLine {
+  id: bigint;
+  line: string;
+}
+
+/** The plants of a store file, as a snapshot reads them: never changed once made. */
+export interface StoreFileView {
+  /** How many plants it holds. */
+  readonly plants: number;
+  /**
+   * Whether it is in the layout plants writes, every plant canonical and in id order: kept as it
+   * is. Any other (edited by hand, or written by an older plants) is rewritten at the next write.
+   */
+  readonly canonical: boolean;
+  /** The canonical line of the plant with this id, if the file has one. */
+  lineOf(id: bigint): string | undefined;
+  /** The plants from the first whose id is above `after` (all, if undefined), in id order, as they are read. */
+  linesAfter(after: bigint | undefined): Iterable<StoreLine>;
+  close(): void;
+}
+
+/** Where a search reads a whole stretch of lines rather than halving it again. */
+const SCAN_BYTES = 16 * 1024;
+/** Each probe of a search reads this much, which holds the next line nearly always. */
+const PROBE_BYTES = 4 * 1024;
+/** Blocks of this size are read to go through lines in order (a page, a fold). */
+const RUN_BYTES = 64 * 1024;
+
+/**
+ * A store file in our layout, open as `fd`, read only where asked: a plant by id or a page is
+ * found by halving the file's bytes (its lines are in id order), a few reads of a few KiB each,
+ * whatever its size. Once asked for more plants than a read of all its ids would cost (a server,
+ * an import), it reads them, once, and searches them in memory.
+ */
+export class FileView implements StoreFileView {
+  readonly canonical = true;
+  private readonly from: number;
+  private readonly to: number;
+  private lookups = 0;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly fd: number,
+    private readonly path: string,
+    private readonly size: number,
+    readonly plants: number,
+    /** Each plant's id and where its line starts, when read already. */
+    private entries?: SortedEntries,
+  ) {
+    ({ from: this.from, to: this.to } = plantLines(size));
+  }
+
+  lineOf(id: bigint): string | undefined {
+    const entries = this.searched();
+    if (entries !== undefined) {
+      const position = find(entries, id);
+      return position === -1 ? undefined : this.textAt(entries.valueAt(position));
+    }
+    const start = this.firstAbove(id, true);
+    if (start >= this.to) return undefined;
+    const bytes = this.lineAt(start);
+    return sameId(this.idOf(bytes, 0, bytes.length), id) ? lineText(bytes, 0, bytes.length) : undefined;
+  }
+
+  *linesAfter(after: bigint | undefined): Iterable<StoreLine> {
+    const entries = this.entries;
+    let start = this.from;
+    if (after !== undefined) start = entries === undefined ? this.firstAbove(after, false) : entries.after(after) < entries.size ? entries.valueAt(entries.after(after)) : this.to;
+    for (const { bytes, from, to } of this.run(start, this.to)) {
+      yield { id: BigInt(this.idOf(bytes, from, to)), line: lineText(bytes, from, to) };
+    }
+  }
+
+  close(): void {
+    this.fs.closeSync(this.fd);
+  }
+
+  /** The ids in memory, read now if this file has been asked for more plants than that costs. */
+  private searched(): SortedEntries | undefined {
+    this.lookups += 1;
+    if (this.entries === undefined && this.lookups * 1000 > this.plants) this.entries = scanStoreFile(this.fs, this.fd, this.path, this.size, false) as SortedEntries;
+    return this.entries;
+  }
+
+  /**
+   * Where the first line with an id above `target` (at or above it, if `inclusive`) starts: the
+   * end of the lines if there is none. Probes the middle of what is left, by bytes: the first line
+   * that starts after it. `limit` is below the end where no line starts between it and `high`.
+   */
+  private firstAbove(target: bigint, inclusive: boolean): number {
+    const above = (id: number | bigint) => (inclusive ? id >= target : id > target);
+    let low = this.from;
+    let high = this.to;
+    let limit = high;
+    while (limit - low > SCAN_BYTES) {
+      const middle = low + Math.floor((limit - low) / 2);
+      const probe = this.probe(middle);
+      if (probe.start >= limit) limit = middle;
+      else if (above(probe.id)) high = limit = probe.start;
+      else low = probe.start;
+    }
+    for (const { bytes, from, to, start } of this.run(low, high)) if (above(this.idOf(bytes, from, to))) return start;
+    return high;
+  }
+
+  /** The first line that starts after byte `at` (past the line feed at or after it), and its id. */
+  private probe(at: number): { start: number; id: number | bigint } {
+    const block = Buffer.allocUnsafe(PROBE_BYTES);
+    const got = this.reading(() => this.fs.readSync(this.fd, block, 0, Math.min(PROBE_BYTES, this.to - at), at));
+    const feed = block.subarray(0, got).indexOf(10);
+    // The line that holds `at` runs past the block: where it ends is read on.
+    const start = at + (feed !== -1 ? feed : this.lineAt(at).length) + 1;
+    if (start >= this.to) return { start: this.to, id: 0 };
+    const end = feed === -1 ? -1 : block.subarray(0, got).indexOf(10, feed + 1);
+    if (end !== -1) return { start, id: this.idOf(block, feed + 1, end) };
+    const bytes = this.lineAt(start);
+    return { start, id: this.idOf(bytes, 0, bytes.length) };
+  }
+
+  /** The lines from byte `start` to byte `end`, read a block at a time, each valid until the next. */
+  private *run(start: number, end: number): Generator<{ bytes: Buffer; from: number; to: number; start: number }> {
+    const lines: { bytes: Buffer; from: number; to: number; start: number }[] = [];
+    const block = Buffer.allocUnsafe(Math.max(1, Math.min(RUN_BYTES, end - start)));
+    let chunk = block;
+    const cutter = new LineCutter(MAX_LINE_BYTES, (bytes, from, to, lineStart) => {
+      if (bytes === undefined) throw storeCorruptError(this.path, `the line at byte ${lineStart} is longer than any plant`);
+      // A line begun in the block before is in the cutter's own buffer, which the next line reuses.
+      lines.push(bytes === chunk ? { bytes, from, to, start: lineStart } : { bytes: Buffer.from(bytes.subarray(from, to)), from: 0, to: to - from, start: lineStart });
+    }, start);
+    for (let position = start; position < end; ) {
+      const got = this.reading(() => this.fs.readSync(this.fd, block, 0, Math.min(block.length, end - position), position));
+      if (got === 0) throw storeIoError(this.path, 'read', new Error('the store file ended before its last plant'));
+      position += got;
+      chunk = got === block.length ? block : block.subarray(0, got);
+      cutter.push(chunk);
+      yield* lines.splice(0);
+    }
+  }
+
+  private lineAt(start: number): Buffer {
+    const bytes = this.reading(() => readLineAt(this.fs, this.fd, start, MAX_LINE_BYTES, PROBE_BYTES));
+    if (bytes === undefined) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
+    return bytes;
+  }
+
+  private textAt(start: number): string {
+    const bytes = this.lineAt(start);
+    return lineText(bytes, 0, bytes.length);
+  }
+
+  private idOf(bytes: Buffer, from: number, to: number): number | bigint {
+    const id = lineId(bytes, from, to);
+    if (id === undefined) throw storeCorruptError(this.path, `a line is not a plant of ours: ${bytes.toString('utf8', from, Math.min(to, from + 60))}`);
+    return id;
+  }
+
+  private reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (isPlantsError(error)) throw error;
+      throw storeIoError(this.path, 'read', error);
+    }
+  }
+}
+
+function sameId(id: number | bigint, other: bigint): boolean {
+  return typeof id === 'bigint' ? id === other : BigInt(id) === other;
+}
+
+/**
+ * A store file read whole and held in memory, canonical lines in id order: one in a layout of its
+ * own. Or no store file at all yet: nothing to rewrite.
+ */
+export class MemoryView implements StoreFileView {
+  static readonly NONE = new MemoryView(SortedEntries.EMPTY, [], true);
+
+  constructor(
+    /** Positions in `lines`, by id. */
+    private readonly entries: SortedEntries,
+    private readonly lines: readonly string[],
+    readonly canonical = false,
+  ) {}
+
+  get plants(): number {
+    return this.entries.size;
+  }
+
+  lineOf(id: bigint): string | undefined {
+    const position = find(this.entries, id);
+    return position === -1 ? undefined : this.lines[this.entries.valueAt(position)];
+  }
+
+  *linesAfter(after: bigint | undefined): Iterable<StoreLine> {
+    for (let i = after === undefined ? 0 : this.entries.after(after); i < this.entries.size; i += 1) {
+      yield { id: this.entries.idAt(i), line: this.lines[this.entries.valueAt(i)] as string };
+    }
+  }
+
+  close(): void {}
+}

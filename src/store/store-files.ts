@@ -1,0 +1,222 @@
+import { dirname, resolve } from 'node:path';
+import type { FileSystem } from '../fs/file-system.js';
+import { JournalReader, journalPathOf, readJournal, removeJournal, type JournalFile } from './journal.js';
+import { JournalTail } from './journal-tail.js';
+import { Snapshot } from './snapshot.js';
+import { SortedEntries, type Entries } from './sorted-entries.js';
+import { statFile, storeIoError } from './store-errors.js';
+import { readStoreFile } from './store-file-read.js';
+import { FileView, MemoryView, type StoreFileView } from './store-file-view.js';
+import { indexPathOf, openIndex, storeStamp, writeIndex } from './store-index.js';
+
+/** The store's files as a look at them finds them: the store file's stamp, and the journal. */
+export interface Stamp {
+  store: string;
+  journal: JournalFile;
+}
+
+/**
+ * The files of one store on disk (the store file, `.journal`, `.index`) and how a snapshot is read
+ * from them: the store file read where needed if its index vouches for it, else read whole and
+ * checked; the journal from where the index stops. Every call goes through `fs`.
+ */
+export class StoreFiles {
+  readonly journalPath: string;
+  readonly indexPath: string;
+  /** The journal, open for reading its lines while it is the same file. */
+  private reader: { ino: bigint; reader: JournalReader } | undefined;
+
+  constructor(
+    readonly fs: FileSystem,
+    readonly path: string,
+  ) {
+    this.journalPath = journalPathOf(path);
+    this.indexPath = indexPathOf(path);
+  }
+
+  stamp(): Stamp {
+    const journal = statFile(this.fs, this.journalPath, 'journal');
+    return { store: storeStamp(statFile(this.fs, this.path)), journal: journal === undefined ? { ino: undefined, size: 0 } : { ino: journal.ino, size: Number(journal.size) } };
+  }
+
+  /**
+   * The snapshot of the files as `stamp` found them; undefined if the store file changed before it
+   * was opened (another process folded meanwhile: look again).
+   */
+  open(stamp: Stamp): Snapshot | undefined {
+    const { fs, path } = this;
+    let storeFile: StoreFileView = MemoryView.NONE;
+    let index: { entries: Entries & { close?(): void }; bytes: number; lines: number } = { entries: SortedEntries.EMPTY, bytes: 0, lines: 0 };
+    if (stamp.store !== 'absent') {
+      let fd: number;
+      try {
+        fd = fs.openSync(path, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw storeIoError(path, 'read', error);
+      }
+      let info;
+      try {
+        info = fs.fstatSync(fd, { bigint: true });
+      } catch (error) {
+        fs.closeSync(fd);
+        throw storeIoError(path, 'read', error);
+      }
+      if (storeStamp(info) !== stamp.store) {
+        fs.closeSync(fd);
+        return undefined;
+      }
+      const found = openIndex(fs, this.indexPath);
+      const { header } = found ?? {};
+      const vouched = header !== undefined && header.store === stamp.store && (header.bytes === 0 || (header.journal === String(stamp.journal.ino) && header.bytes <= stamp.journal.size));
+      try {
+        storeFile = vouched ? new FileView(fs, fd, path, Number(info.size), header.plants) : readStoreFile(fs, fd, path, Number(info.size));
+      } catch (error) {
+        found?.entries.close();
+        throw error;
+      }
+      if (vouched && found !== undefined) index = { entries: found.entries, bytes: header.bytes, lines: header.lines };
+      else found?.entries.close();
+    }
+    try {
+      return this.readOn(new Snapshot(path, stamp.store, storeFile, index.entries, JournalTail.empty(), { file: { ino: stamp.journal.ino, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines }, this.journalLine), stamp.journal);
+    } catch (error) {
+      closeSnapshot(storeFile, index.entries);
+      throw error;
+    }
+  }
+
+  /** The snapshot with what was appended to its journal since, up to `journal`'s size. */
+  readOn(snapshot: Snapshot, journal: JournalFile): Snapshot {
+    const from = snapshot.journal.wholeBytes;
+    if (journal.ino === undefined || journal.size <= from) return snapshot;
+    const entries: { id: bigint; value: number }[] = [];
+    let fd: number;
+    let ino: bigint;
+    try {
+      fd = this.fs.openSync(this.journalPath, 'r');
+      ino = this.fs.fstatSync(fd, { bigint: true }).ino;
+    } catch (error) {
+      throw storeIoError(this.journalPath, 'read', error);
+    }
+    let read: { lines: number; wholeBytes: number };
+    try {
+      // The journal read must be the one looked at: another file there means it changed meanwhile.
+      if (ino !== journal.ino) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
+      read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => entries.push({ id, value }));
+    } finally {
+      this.fs.closeSync(fd);
+    }
+    return snapshot.appended(entries, journal, read.wholeBytes);
+  }
+
+  /**
+   * Writes the index of `snapshot`: the store file vouched for, the journal's entries up to where
+   * its whole lines end. Returns the snapshot over that index; on failure (a full disk, a file
+   * system that is read-only), the one given: the index is a cache.
+   */
+  writeIndex(snapshot: Snapshot): Snapshot {
+    if (!snapshot.storeFile.canonical) return snapshot;
+    const entries = snapshot.journalEntries();
+    const { journal } = snapshot;
+    try {
+      writeIndex(this.fs, this.indexPath, { store: snapshot.storeStamp, plants: snapshot.storeFile.plants, journal: journal.file.ino === undefined ? '' : String(journal.file.ino), bytes: journal.wholeBytes, lines: journal.lines }, entries);
+    } catch {
+      return snapshot;
+    }
+    (snapshot.index as Entries & { close?(): void }).close?.();
+    return snapshot.indexed(entries, JournalTail.empty());
+  }
+
+  /**
+   * The snapshot after a fold renamed its new store file, of `entries`' plants, into place: that
+   * file, opened before the journal it holds is removed (a failure to open it leaves the journal),
+   * and no journal. `beforeRemove` may throw to keep it: the lease was lost.
+   */
+  afterFold(entries: SortedEntries, beforeRemove: () => void): Snapshot {
+    const { fs, path } = this;
+    let fd: number | undefined;
+    let info;
+    try {
+      fd = fs.openSync(path, 'r');
+      info = fs.fstatSync(fd, { bigint: true });
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      throw storeIoError(path, 'reopen after writing', error);
+    }
+    const storeFile = new FileView(fs, fd, path, Number(info.size), entries.size, entries);
+    try {
+      beforeRemove();
+      removeJournal(this.journalPath, fs);
+    } catch (error) {
+      storeFile.close();
+      throw error;
+    }
+    const none = { file: { ino: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
+    return new Snapshot(path, storeStamp(info), storeFile, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalLine);
+  }
+
+  /** Closes what a snapshot no longer kept holds open: its store file and index. */
+  forget(snapshot: Snapshot | undefined): void {
+    if (snapshot !== undefined) closeSnapshot(snapshot.storeFile, snapshot.index as Entries & { close?(): void });
+    this.reader?.reader.close();
+    this.reader = undefined;
+  }
+
+  /**
+   * The canonical line of the journal plant at `start`, read through the journal file the snapshot
+   * saw. Opened when first needed, not with the snapshot: a fold that removed that journal since
+   * is found here, as a journal that changed, and the read is made again on the files as they are.
+   */
+  private readonly journalLine = (start: number, journal: JournalFile): string => {
+    if (this.reader === undefined || this.reader.ino !== journal.ino) {
+      this.reader?.reader.close();
+      this.reader = undefined;
+      let fd: number;
+      try {
+        fd = this.fs.openSync(this.journalPath, 'r');
+      } catch (error) {
+        throw storeIoError(this.journalPath, 'read', error);
+      }
+      const ino = this.fs.fstatSync(fd, { bigint: true }).ino;
+      const reader = new JournalReader(this.fs, fd, this.journalPath);
+      if (ino !== journal.ino) {
+        reader.close();
+        throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
+      }
+      this.reader = { ino, reader };
+    }
+    return this.reader.reader.lineAt(start);
+  };
+}
+
+function closeSnapshot(storeFile: StoreFileView, index: Entries & { close?(): void }): void {
+  storeFile.close();
+  index.close?.();
+}
+
+/**
+ * The file a store path names, symlinks followed: the store file is replaced where the link
+ * points, never the link itself, so the lock and the journal must be that file's too, or a process
+ * writing through the link and one writing to the file would each hold a lock of its own. A
+ * dangling link names its target, which the first write creates (with its directory). A store not
+ * created yet is named as given.
+ */
+export function realStorePath(fs: FileSystem, path: string): string {
+  let current = resolve(path);
+  // A loop of links stops here; the first read or write then reports ELOOP.
+  for (let hops = 0; hops < 40; hops += 1) {
+    try {
+      return fs.realpathSync(current);
+    } catch {
+      // Absent, or a link to something absent: follow the link by hand, where realpath gives up.
+    }
+    try {
+      current = resolve(dirname(current), fs.readlinkSync(current));
+    } catch {
+      // Not a link (absent, or unreadable: the first read or write says why).
+      return current;
+    }
+  }
+  return current;
+}

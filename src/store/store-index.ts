@@ -1,0 +1,165 @@
+import type { BigIntStats } from 'node:fs';
+import { endianness } from 'node:os';
+import { replaceFileSync } from '../fs/durable-file.js';
+import type { FileSystem } from '../fs/file-system.js';
+import { SortedEntries, type Entries } from './sorted-entries.js';
+import { storeIoError } from './store-errors.js';
+
+/**
+ * `<store>.index`: what a reader needs to find a plant in a large store without reading it whole.
+ * A cache: nothing depends on it for correctness. One missing, stale or unreadable costs a reader
+ * a whole read (the store file checked plant by plant, the journal line by line), and the next
+ * writer writes it anew. It vouches for two things, each checked against the files as they are:
+ *
+ * - the store file, by its inode, size, mtime and ctime (no write to it leaves all four as they
+ *   were): plants wrote it, or read it whole and found it in its layout, and it holds `plants`
+ *   plants. A reader then finds a plant by halving it (store-file-view.ts).
+ * - the journal's first `bytes` bytes, by its inode: what those lines say of each id, in id order
+ *   (entries: where each id's last line starts, or DELETED). The journal only grows, and its whole
+ *   lines never change while it lives: a reader reads the lines after `bytes` as usual.
+ *
+ * Layout: the line `plants-index 1`, a JSON header line, then the entries, at a multiple of 8
+ * bytes: their ids (int64), then their values (float64), little-endian. Written whole beside the
+ * old and renamed over it, fsynced: a crash leaves the old index or the new one.
+ */
+export interface IndexHeader {
+  /** The store file's stamp (storeStamp). */
+  store: string;
+  plants: number;
+  /** The journal's inode, or "" where no journal bytes are indexed. */
+  journal: string;
+  bytes: number;
+  /** Journal lines in its first `bytes` bytes. */
+  lines: number;
+  entries: number;
+}
+
+const MAGIC = 'plants-index 1\n';
+/** Where the header line may end at most: an index whose header is longer is no index of ours. */
+const HEADER_MAX = 1024;
+
+export function indexPathOf(storePath: string): string {
+  return `${storePath}.index`;
+}
+
+/** What identifies a store file's content: it is replaced, never changed in place by plants. */
+export function storeStamp(info: BigIntStats | undefined): string {
+  return info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
+ * The index at `path`, if there is one in our layout (on a big-endian machine, none is used: its
+ * numbers are little-endian). The entries are read from the file as they are asked for.
+ */
+export function openIndex(fs: FileSystem, path: string): { header: IndexHeader; entries: FileEntries } | undefined {
+  if (endianness() !== 'LE') return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const head = Buffer.allocUnsafe(HEADER_MAX);
+    const got = fs.readSync(fd, head, 0, HEADER_MAX, 0);
+    const end = head.indexOf(10, MAGIC.length);
+    if (head.toString('latin1', 0, MAGIC.length) !== MAGIC || end === -1 || end >= got) throw new Error('not an index');
+    const header = JSON.parse(head.toString('utf8', MAGIC.length, end)) as IndexHeader;
+    const data = Math.ceil((end + 1) / 8) * 8;
+    if (fs.fstatSync(fd).size !== data + header.entries * 16) throw new Error('not a whole index');
+    return { header, entries: new FileEntries(fs, fd, path, data, header.entries) };
+  } catch {
+    fs.closeSync(fd);
+    return undefined;
+  }
+}
+
+/** Writes the index: the header, and the entries of `entries`. Throws what the file system throws. */
+export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeader, 'entries'>, entries: SortedEntries): void {
+  const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
+  const padding = Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length);
+  const bytes = (array: BigInt64Array | Float64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  replaceFileSync(
+    path,
+    (write) => {
+      write(head);
+      write(padding);
+      write(bytes(entries.ids));
+      write(bytes(entries.values));
+    },
+    { fs },
+  );
+}
+
+/** Records of the columns are read in blocks of this many. */
+const BLOCK = 512;
+
+/** An index's entries in its file, read a block at a time as a search or a page needs them. */
+export class FileEntries implements Entries {
+  private block = { at: -1, ids: new BigInt64Array(0), values: new Float64Array(0) };
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly fd: number,
+    private readonly path: string,
+    private readonly offset: number,
+    readonly size: number,
+  ) {}
+
+  idAt(position: number): bigint {
+    return this.blockOf(position).ids[position % BLOCK] as bigint;
+  }
+
+  valueAt(position: number): number {
+    return this.blockOf(position).values[position % BLOCK] as number;
+  }
+
+  after(id: bigint): number {
+    let low = 0;
+    let high = this.size;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.idAt(middle) <= id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** All of them, in memory: for a process that asks for many (a server, an import, a fold). */
+  load(): SortedEntries {
+    const ids = new BigInt64Array(this.size);
+    const values = new Float64Array(this.size);
+    this.read(new Uint8Array(ids.buffer), this.offset);
+    this.read(new Uint8Array(values.buffer), this.offset + this.size * 8);
+    return new SortedEntries(ids, values);
+  }
+
+  close(): void {
+    this.fs.closeSync(this.fd);
+  }
+
+  private blockOf(position: number): { ids: BigInt64Array; values: Float64Array } {
+    const at = position - (position % BLOCK);
+    if (this.block.at !== at) {
+      const count = Math.min(BLOCK, this.size - at);
+      const ids = new BigInt64Array(count);
+      const values = new Float64Array(count);
+      this.read(new Uint8Array(ids.buffer), this.offset + at * 8);
+      this.read(new Uint8Array(values.buffer), this.offset + this.size * 8 + at * 8);
+      this.block = { at, ids, values };
+    }
+    return this.block;
+  }
+
+  private read(into: Uint8Array, position: number): void {
+    try {
+      for (let got = 0; got < into.length; ) {
+        const read = this.fs.readSync(this.fd, into, got, into.length - got, position + got);
+        if (read === 0) throw new Error('the index ended before its last entry');
+        got += read;
+      }
+    } catch (error) {
+      throw storeIoError(this.path, 'read', error);
+    }
+  }
+}
