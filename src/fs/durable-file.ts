@@ -67,6 +67,11 @@ export interface ReplaceOptions {
   fs?: FileSystem;
   /** Called right before the rename; what it throws leaves `path` untouched, as any failure before the rename. */
   beforeRename?: () => void;
+  /**
+   * Whether the rename must survive a crash (default true): false for a cache, where the file a
+   * crash may bring back is as good as the new one, only older.
+   */
+  durableRename?: boolean;
 }
 
 /** The content of a file to write: whole, or produced in chunks by a function given `write`. */
@@ -106,6 +111,7 @@ export function replaceFileSync(path: string, content: FileContent, options: Rep
     ignore(() => fs.unlinkSync(temp));
     throw error;
   }
+  if (options.durableRename === false) return;
   try {
     syncDirectory(path, fs);
   } catch (error) {

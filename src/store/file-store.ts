@@ -24,13 +24,19 @@ export interface FileStoreOptions {
   foldAt?: number;
 }
 
-/** Journal lines a reader reads as they are, past what the index holds: past this many, a writer indexes them. */
+/** Journal lines a reader reads as they are, past what the index holds: past this many, a writer indexes them as it closes. */
 const INDEX_WORTH = 1_000;
+/**
+ * The same, for a run of writes that goes on (a server, an import): it indexes its tail once that
+ * outgrows the index and this many lines, at doubling sizes, so indexing costs it O(1) a line.
+ * Meanwhile, a reader beside it reads up to as many lines as they are.
+ */
+const INDEX_IN_A_RUN = 100_000;
 
-/** A change a write appends: the line, and the id it is about. */
-interface Change {
-  id: bigint;
-  line: string;
+/** What a write appends: a line for each of the ids it changes, deleting them or not. */
+interface Changes {
+  ids: bigint[];
+  lines: string[];
   deleted: boolean;
 }
 
@@ -134,7 +140,7 @@ export class FileStore implements PlantStore {
   /** The writes of one hold, one after another, each on the store as the one before left it. */
   private writer(leased: () => Promise<HeldLock>): PlantWriter {
     let turn: Promise<unknown> = Promise.resolve();
-    const inTurn = <O>(decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Change[] }) => {
+    const inTurn = <O>(decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Changes }) => {
       const run = turn.then(async () => this.write(await leased(), decide));
       turn = run.catch(() => undefined);
       return run;
@@ -143,12 +149,15 @@ export class FileStore implements PlantStore {
       addAll: (plants) =>
         inTurn((snapshot) => {
           const outcomes = decideAdds(plants, (id) => snapshot.has(id));
-          return { outcomes, changes: plants.filter((_, i) => outcomes[i] === 'added').map((plant) => ({ id: plant.id, line: encodePlant(plant), deleted: false })) };
+          const changes: Changes = { ids: [], lines: [], deleted: false };
+          plants.forEach((plant, i) => outcomes[i] === 'added' && changes.ids.push(plant.id) && changes.lines.push(encodePlant(plant)));
+          return { outcomes, changes };
         }),
       deleteAll: (ids) =>
         inTurn((snapshot) => {
           const outcomes = decideDeletes(ids, (id) => snapshot.has(id));
-          return { outcomes, changes: ids.filter((_, i) => outcomes[i] === 'deleted').map((id) => ({ id, line: deleteLine(id), deleted: true })) };
+          const deleted = ids.filter((_, i) => outcomes[i] === 'deleted');
+          return { outcomes, changes: { ids: deleted, lines: deleted.map(deleteLine), deleted: true } };
         }),
     };
   }
@@ -158,26 +167,27 @@ export class FileStore implements PlantStore {
    * the next snapshot. Each change on disk confirms the lease first. A failure forgets the snapshot:
    * the next call reads the files again rather than trust what this one may have left half done.
    */
-  private async write<O>(lease: HeldLock, decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Change[] }): Promise<O[]> {
+  private async write<O>(lease: HeldLock, decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Changes }): Promise<O[]> {
     try {
       let snapshot = this.current();
       const { outcomes, changes } = decide(snapshot);
-      if (changes.length === 0) return outcomes;
-      if (this.folds.due(snapshot, changes.length)) snapshot = this.fold(snapshot, lease);
+      const { ids, lines } = changes;
+      if (lines.length === 0) return outcomes;
+      if (this.folds.due(snapshot, lines.length)) snapshot = this.fold(snapshot, lease);
       // Where each line will start: the append cuts any torn tail back to the whole lines first.
+      const values: number[] = [];
       let start = snapshot.journal.wholeBytes;
-      const entries = changes.map(({ id, line, deleted }) => {
-        const entry = { id, value: deleted ? DELETED : start };
+      for (const line of lines) {
+        values.push(changes.deleted ? DELETED : start);
         start += Buffer.byteLength(line) + 1;
-        return entry;
-      });
+      }
       // Nothing yields between this look and the append's first change (the cut of a torn tail, or its write).
       lease.confirm();
-      const file = await this.appender.append(changes.map(({ line }) => line), snapshot.journal.file, snapshot.journal.wholeBytes);
-      snapshot = snapshot.appended(entries, file, file.size);
+      const file = await this.appender.append(lines, snapshot.journal.file, snapshot.journal.wholeBytes);
+      snapshot = snapshot.appended(ids, values, file, file.size);
       this.wrote = true;
-      // A long run of writes indexes its tail as it grows: each index costs O(journal), once per quarter of it.
-      this.snapshot = snapshot.tail.lines > Math.max(INDEX_WORTH, snapshot.index.size / 4) ? this.files.writeIndex(snapshot) : snapshot;
+      // A long run of writes (a server) indexes its tail as it grows, at doubling sizes: O(1) a line.
+      this.snapshot = snapshot.tail.lines > Math.max(INDEX_IN_A_RUN, snapshot.index.size) ? this.files.writeIndex(snapshot) : snapshot;
       return outcomes;
     } catch (error) {
       this.forget();

@@ -1,14 +1,38 @@
 import { IdMap } from '../core/id-map.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
 
-/** The entries of every tail made from one empty tail: a log that only grows. */
-interface Log {
-  ids: bigint[];
-  values: number[];
+/**
+ * The entries of every tail made from one empty tail: a log that only grows, in typed arrays that
+ * double as they fill (no object, no BigInt kept per line: an import's tail is a hundred thousand).
+ */
+class Log {
+  ids = new BigInt64Array(256);
+  values = new Float64Array(256);
   /** For each entry, the one before it of the same id, or -1. */
-  previous: number[];
+  previous = new Int32Array(256);
   /** Each id's latest entry. */
-  latest: IdMap<number>;
+  readonly latest = new IdMap<number>();
+  length = 0;
+
+  push(id: bigint, value: number): void {
+    if (this.length === this.ids.length) this.grow();
+    const i = this.length;
+    this.ids[i] = id;
+    this.values[i] = value;
+    this.previous[i] = this.latest.get(id) ?? -1;
+    this.latest.set(id, i);
+    this.length += 1;
+  }
+
+  private grow(): void {
+    const ids = new BigInt64Array(this.ids.length * 2);
+    const values = new Float64Array(this.ids.length * 2);
+    const previous = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids);
+    values.set(this.values);
+    previous.set(this.previous);
+    [this.ids, this.values, this.previous] = [ids, values, previous];
+  }
 }
 
 /**
@@ -27,7 +51,7 @@ export class JournalTail {
   ) {}
 
   static empty(): JournalTail {
-    return new JournalTail({ ids: [], values: [], previous: [], latest: new IdMap() }, 0);
+    return new JournalTail(new Log(), 0);
   }
 
   /** What the last of this tail's lines about `id` says, if any does. */
@@ -37,41 +61,29 @@ export class JournalTail {
     return entry === -1 ? undefined : this.log.values[entry];
   }
 
-  /** The tail with these entries after its own. */
-  with(entries: readonly { id: bigint; value: number }[]): JournalTail {
+  /** The tail with entries of these ids, saying these values, after its own. */
+  with(ids: readonly bigint[], values: readonly number[]): JournalTail {
+    let { log } = this;
     // Another tail was made from this one already: the entries past this one's are not its own.
-    const log = this.lines === this.log.ids.length ? this.log : this.copy();
-    for (const { id, value } of entries) {
-      log.previous.push(log.latest.get(id) ?? -1);
-      log.latest.set(id, log.ids.length);
-      log.ids.push(id);
-      log.values.push(value);
+    if (this.lines !== log.length) {
+      log = new Log();
+      for (let i = 0; i < this.lines; i += 1) log.push(this.log.ids[i] as bigint, this.log.values[i] as number);
     }
-    return new JournalTail(log, log.ids.length);
+    for (let i = 0; i < ids.length; i += 1) log.push(ids[i] as bigint, values[i] as number);
+    return new JournalTail(log, log.length);
   }
 
   /** Each id's last entry, in id order. */
   sorted(): SortedEntries {
     if (this.sortedCache === undefined) {
-      const last = new IdMap<number>();
-      for (let i = 0; i < this.lines; i += 1) last.set(this.log.ids[i] as bigint, this.log.values[i] as number);
       const builder = new EntriesBuilder();
-      const ids = last.ids();
-      for (const id of ids) builder.push(id, last.get(id) as number);
+      const { ids, previous, values } = this.log;
+      // An entry that is its id's last (within this tail), in the order they came.
+      const later = new Int32Array(this.lines).fill(-1);
+      for (let i = 0; i < this.lines; i += 1) if ((previous[i] as number) !== -1) later[previous[i] as number] = i;
+      for (let i = 0; i < this.lines; i += 1) if (later[i] === -1) builder.push(ids[i] as bigint, values[i] as number);
       this.sortedCache = builder.build();
     }
     return this.sortedCache;
-  }
-
-  private copy(): Log {
-    const log: Log = { ids: [], values: [], previous: [], latest: new IdMap() };
-    for (let i = 0; i < this.lines; i += 1) {
-      const id = this.log.ids[i] as bigint;
-      log.previous.push(log.latest.get(id) ?? -1);
-      log.latest.set(id, i);
-      log.ids.push(id);
-      log.values.push(this.log.values[i] as number);
-    }
-    return log;
   }
 }

@@ -25,8 +25,17 @@ export function deleteLine(id: bigint): string {
   return `{"delete":${id}}`;
 }
 
-/** What the journal says of an id whose last line deletes it, where others have that line's start. */
+/**
+ * What the journal says of an id, as an entry's value (in a snapshot, and in the index): where its
+ * last line starts, for a line in canonical form (as plants writes them); DELETED where that line
+ * deletes it; and for a line in another form (a journal edited by hand), `rewritten(start)`: its
+ * plant is read through the lossless parser, and written in canonical form by a fold.
+ */
 export const DELETED = -1;
+
+export function rewritten(start: number): number {
+  return -2 - start;
+}
 
 const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
 
@@ -56,7 +65,7 @@ export function readJournal(fs: FileSystem, fd: number, path: string, from: numb
       }
       const reading = readPlantJson(text);
       if (reading.plant === undefined) throw storeCorruptError(path, reading.notJson !== undefined ? `${name(start)} is not JSON (${reading.notJson})` : `${name(start)}: ${reading.invalid.message}`);
-      onEntry(reading.plant.id, start);
+      onEntry(reading.plant.id, reading.canonical ? start : rewritten(start));
     });
   } catch (error) {
     throw isPlantsError(error) ? error : storeIoError(path, 'read', error);
@@ -82,8 +91,12 @@ export class JournalReader {
     private readonly path: string,
   ) {}
 
-  /** The canonical text of the plant on the line that starts at `start`. */
-  lineAt(start: number): string {
+  /**
+   * The canonical text of the plant of an entry's value: the line where it starts, as it is (read
+   * and checked when the entry was made), or re-encoded where it was in another form.
+   */
+  lineAt(value: number): string {
+    const start = value < DELETED ? rewritten(value) : value;
     let offset = start - this.blockStart;
     let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
     for (let size = BLOCK_BYTES; end === -1; size *= 2) {
@@ -102,10 +115,10 @@ export class JournalReader {
       if (end === -1 && got < size) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
     }
     const text = this.block.toString('utf8', offset, end);
+    if (value >= 0) return text;
     const reading = readPlantJson(text);
     if (reading.plant === undefined) throw storeCorruptError(this.path, `the line at byte ${start} is not a plant`);
-    // A line a person wrote in another form than ours (a journal edited by hand) is ours once read.
-    return reading.canonical ? text : encodePlant(reading.plant);
+    return encodePlant(reading.plant);
   }
 
   close(): void {

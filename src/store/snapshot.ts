@@ -34,13 +34,13 @@ export class Snapshot {
     readonly index: Entries,
     readonly tail: JournalTail,
     readonly journal: JournalSeen,
-    /** The canonical line of the journal plant whose line starts at a position. */
-    private readonly journalLine: (start: number, journal: JournalFile) => string,
+    /** The canonical line of the journal plant of an entry's value (journal.ts). */
+    private readonly journalLine: (value: number, journal: JournalFile) => string,
   ) {}
 
   has(id: bigint): boolean {
     const value = this.journalSay(id);
-    return value === undefined ? this.storeFile.lineOf(id) !== undefined : value !== DELETED;
+    return value === undefined ? this.storeFile.has(id) : value !== DELETED;
   }
 
   get(id: bigint): NewPlant | undefined {
@@ -62,10 +62,10 @@ export class Snapshot {
     return page;
   }
 
-  /** The snapshot after an append of these lines' entries, durable now, to the journal `file`. */
-  appended(entries: readonly { id: bigint; value: number }[], file: JournalFile, wholeBytes: number): Snapshot {
-    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + entries.length };
-    return new Snapshot(this.path, this.storeStamp, this.storeFile, this.index, this.tail.with(entries), journal, this.journalLine);
+  /** The snapshot after an append to the journal `file`, durable now, of lines about `ids`, each saying `values`. */
+  appended(ids: readonly bigint[], values: readonly number[], file: JournalFile, wholeBytes: number): Snapshot {
+    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + ids.length };
+    return new Snapshot(this.path, this.storeStamp, this.storeFile, this.index, this.tail.with(ids, values), journal, this.journalLine);
   }
 
   /** The same store, its tail moved into an index (just written, as `index`). */
@@ -78,6 +78,7 @@ export class Snapshot {
   journalEntries(): SortedEntries {
     const tail = this.tail.sorted();
     const { index } = this;
+    if (index.size === 0) return tail;
     const merged = new EntriesBuilder();
     let i = 0;
     let t = 0;
@@ -127,10 +128,10 @@ export class Snapshot {
     }
   }
 
-  /** What the journal says last of `id` (where its line starts, or DELETED), if anything. */
+  /** What the journal says last of `id` (an entry's value: journal.ts), if anything. */
   private journalSay(id: bigint): number | undefined {
     const fromTail = this.tail.get(id);
-    if (fromTail !== undefined) return fromTail;
+    if (fromTail !== undefined || this.index.size === 0) return fromTail;
     const position = find(this.index, id);
     return position === -1 ? undefined : this.index.valueAt(position);
   }

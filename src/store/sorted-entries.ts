@@ -1,5 +1,8 @@
 import { endianness } from 'node:os';
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
 /** Where each half of a 64-bit integer is, in 32-bit words, on this machine. */
 const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
 
@@ -54,9 +57,18 @@ export class SortedEntries implements Entries {
   }
 
   after(id: bigint): number {
-    // The id as its high half (signed) and low half (unsigned), compared as numbers.
-    const high32 = Number(BigInt.asIntN(32, id >> 32n));
-    const low32 = Number(BigInt.asUintN(32, id));
+    // The id as its high half (signed) and low half (unsigned), compared as numbers; worked out
+    // without a BigInt where a double holds the id exactly (an import asks for each of its rows).
+    let high32: number;
+    let low32: number;
+    if (id >= MIN_SAFE && id <= MAX_SAFE) {
+      const n = Number(id);
+      high32 = Math.floor(n / 4294967296);
+      low32 = n - high32 * 4294967296;
+    } else {
+      high32 = Number(BigInt.asIntN(32, id >> 32n));
+      low32 = Number(BigInt.asUintN(32, id));
+    }
     const { halves } = this;
     let low = 0;
     let high = this.ids.length;
@@ -104,8 +116,8 @@ export class EntriesBuilder {
 
   /** The entries; in id order already (`ascending`), or put in order here. */
   build(): SortedEntries {
-    const ids = this.ids.slice(0, this.count);
-    const values = this.values.slice(0, this.count);
+    const ids = this.ids.subarray(0, this.count);
+    const values = this.values.subarray(0, this.count);
     if (this.ascending) return new SortedEntries(ids, values);
     const order = Array.from({ length: this.count }, (_, i) => i).sort((a, b) => {
       const x = ids[a] as bigint;

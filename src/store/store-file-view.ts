@@ -23,6 +23,8 @@ export interface StoreFileView {
   readonly canonical: boolean;
   /** The canonical line of the plant with this id, if the file has one. */
   lineOf(id: bigint): string | undefined;
+  /** Whether the file has a plant with this id. */
+  has(id: bigint): boolean;
   /** The plants from the first whose id is above `after` (all, if undefined), in id order, as they are read. */
   linesAfter(after: bigint | undefined): Iterable<StoreLine>;
   close(): void;
@@ -59,12 +61,22 @@ export class FileView implements StoreFileView {
     ({ from: this.from, to: this.to } = plantLines(size));
   }
 
+  has(id: bigint): boolean {
+    const entries = this.searched();
+    return entries !== undefined ? find(entries, id) !== -1 : this.halvingTo(id) !== undefined;
+  }
+
   lineOf(id: bigint): string | undefined {
     const entries = this.searched();
     if (entries !== undefined) {
       const position = find(entries, id);
       return position === -1 ? undefined : this.textAt(entries.valueAt(position));
     }
+    return this.halvingTo(id);
+  }
+
+  /** The line of the plant with this id, found by halving the file. */
+  private halvingTo(id: bigint): string | undefined {
     const start = this.firstAbove(id, true);
     if (start >= this.to) return undefined;
     const bytes = this.lineAt(start);
@@ -195,8 +207,12 @@ export class MemoryView implements StoreFileView {
     return this.entries.size;
   }
 
+  has(id: bigint): boolean {
+    return this.lines.length !== 0 && find(this.entries, id) !== -1;
+  }
+
   lineOf(id: bigint): string | undefined {
-    const position = find(this.entries, id);
+    const position = this.lines.length === 0 ? -1 : find(this.entries, id);
     return position === -1 ? undefined : this.lines[this.entries.valueAt(position)];
   }
 

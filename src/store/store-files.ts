@@ -90,7 +90,8 @@ export class StoreFiles {
   readOn(snapshot: Snapshot, journal: JournalFile): Snapshot {
     const from = snapshot.journal.wholeBytes;
     if (journal.ino === undefined || journal.size <= from) return snapshot;
-    const entries: { id: bigint; value: number }[] = [];
+    const ids: bigint[] = [];
+    const values: number[] = [];
     let fd: number;
     let ino: bigint;
     try {
@@ -103,11 +104,11 @@ export class StoreFiles {
     try {
       // The journal read must be the one looked at: another file there means it changed meanwhile.
       if (ino !== journal.ino) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
-      read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => entries.push({ id, value }));
+      read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => ids.push(id) && values.push(value));
     } finally {
       this.fs.closeSync(fd);
     }
-    return snapshot.appended(entries, journal, read.wholeBytes);
+    return snapshot.appended(ids, values, journal, read.wholeBytes);
   }
 
   /**
@@ -164,11 +165,11 @@ export class StoreFiles {
   }
 
   /**
-   * The canonical line of the journal plant at `start`, read through the journal file the snapshot
+   * The canonical line of the journal plant of an entry's value, read through the journal file the snapshot
    * saw. Opened when first needed, not with the snapshot: a fold that removed that journal since
    * is found here, as a journal that changed, and the read is made again on the files as they are.
    */
-  private readonly journalLine = (start: number, journal: JournalFile): string => {
+  private readonly journalLine = (value: number, journal: JournalFile): string => {
     if (this.reader === undefined || this.reader.ino !== journal.ino) {
       this.reader?.reader.close();
       this.reader = undefined;
@@ -186,7 +187,7 @@ export class StoreFiles {
       }
       this.reader = { ino, reader };
     }
-    return this.reader.reader.lineAt(start);
+    return this.reader.reader.lineAt(value);
   };
 }
 

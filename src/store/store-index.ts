@@ -19,8 +19,8 @@ import { storeIoError } from './store-errors.js';
  *   lines never change while it lives: a reader reads the lines after `bytes` as usual.
  *
  * Layout: the line `plants-index 1`, a JSON header line, then the entries, at a multiple of 8
- * bytes: their ids (int64), then their values (float64), little-endian. Written whole beside the
- * old and renamed over it, fsynced: a crash leaves the old index or the new one.
+ * bytes: their ids (int64), then their values (float64), little-endian. Written whole and fsynced
+ * beside the old, then renamed over it: a crash leaves the old index or the new one, never part of one.
  */
 export interface IndexHeader {
   /** The store file's stamp (storeStamp). */
@@ -87,7 +87,8 @@ export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeade
       write(bytes(entries.ids));
       write(bytes(entries.values));
     },
-    { fs },
+    // No index at all, or an older one, serves as well as this one: its rename need not be synced.
+    { fs, durableRename: false },
   );
 }
 
