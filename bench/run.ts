@@ -11,6 +11,7 @@ import { importMemory, listMemory } from './memory-figures.js';
 import { postgresThroughput } from './postgres-figures.js';
 import { serveThroughput } from './serve-figures.js';
 import { startupFigures } from './startup-figures.js';
+import { storeSizeFigures } from './store-size-figures.js';
 
 const quick = process.argv.includes('--quick');
 const sizes = quick ? QUICK : FULL;
@@ -39,6 +40,7 @@ await measure('plants serve throughput', () => serveThroughput(sizes));
 await measure('peak memory of imports', () => importMemory(sizes));
 await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
 await measure('peak memory of list', () => listMemory(sizes));
+await measure('the cost of a store\'s size (figures 12-16)', () => storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]));
 
 const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
 const rows = figures.map((f) => [

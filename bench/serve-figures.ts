@@ -3,11 +3,11 @@ import { figure, type Figure, type Sizes } from './lib/figure.js';
 import { median } from './lib/process.js';
 import { bareServer, plantsServe, type Server } from './lib/servers.js';
 
-/** Durable creates per second from 50 connections, spread over `servers` (one more id each request). */
-export async function createsPerSecond(servers: Server | Server[], seconds: number): Promise<number> {
+/** Durable creates per second from 50 connections, spread over `servers` (one more id each request, from `firstId`). */
+export async function createsPerSecond(servers: Server | Server[], seconds: number, firstId = 1): Promise<number> {
   const all = Array.isArray(servers) ? servers : [servers];
   const server = all[0] as Server;
-  let id = 0;
+  let id = firstId - 1;
   const result = await autocannon({
     // autocannon takes several URLs and spreads the connections over them; its types say one.
     url: (all.length === 1 ? server.url : all.map((each) => each.url)) as string,
@@ -27,10 +27,10 @@ export async function createsPerSecond(servers: Server | Server[], seconds: numb
 }
 
 /** Durable creates per second of a server started for this run alone. */
-export async function measuredServer(start: () => Promise<Server>, seconds: number): Promise<number> {
+export async function measuredServer(start: () => Promise<Server>, seconds: number, firstId = 1): Promise<number> {
   const server = await start();
   try {
-    return await createsPerSecond(server, seconds);
+    return await createsPerSecond(server, seconds, firstId);
   } finally {
     await server.stop();
   }

@@ -1,7 +1,10 @@
-import { replaceFileSync } from '../fs/durable-file.js';
+import { isPlantsError } from '../core/errors.js';
+import { RenamedNotDurable, replaceFileSync } from '../fs/durable-file.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { Snapshot } from './snapshot.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
+import { storeIoError } from './store-errors.js';
+import type { StoreFiles } from './store-files.js';
 import type { HeldLock } from './store-lock.js';
 import { writeStoreFile } from './store-file.js';
 
@@ -29,7 +32,7 @@ export class FoldPolicy {
   /** Whether a write of `adding` lines onto `snapshot` folds first. */
   due(snapshot: Snapshot, adding: number): boolean {
     const { postponed } = this;
-    const past = snapshot.storeFile.canonical ? this.threshold(snapshot) : 0;
+    const past = snapshot.store.view.canonical ? this.threshold(snapshot) : 0;
     const until = postponed !== undefined && postponed.journal === snapshot.journal.file.ino ? Math.max(past, postponed.untilLines) : past;
     return snapshot.journal.lines + adding > until;
   }
@@ -43,8 +46,34 @@ export class FoldPolicy {
   }
 
   private threshold(snapshot: Snapshot): number {
-    return Math.max(this.foldAt, snapshot.storeFile.plants);
+    return Math.max(this.foldAt, snapshot.store.view.plants);
   }
+}
+
+/**
+ * Folds the journal of `snapshot` into a new store file, and returns the snapshot that follows: the
+ * new file, and no journal. A fold is an optimisation: one that fails before its rename (ENOSPC,
+ * EIO) changed nothing, so it returns the snapshot as it was, for the write to append to, and is
+ * not tried again for a while (FoldPolicy). One that fails after it fails the write, with effect
+ * none: the new file holds only plants already acknowledged, and the write's own lines were never
+ * appended. The journal stays then: should a crash bring the old store file back, it makes that
+ * one whole; over the new one, it changes nothing.
+ */
+export function foldJournal(files: StoreFiles, snapshot: Snapshot, lease: HeldLock, policy: FoldPolicy): Snapshot {
+  let entries;
+  try {
+    entries = writeFold(files.fs, files.path, snapshot, lease);
+  } catch (error) {
+    if (error instanceof RenamedNotDurable) throw storeIoError(files.path, 'fsync the directory of', error.cause);
+    // A store file or journal that could not be read says so itself; a bug fails the write as before.
+    if (isPlantsError(error)) throw error;
+    if (!(error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string')) throw storeIoError(files.path, 'write', error);
+    policy.failed(snapshot);
+    return snapshot;
+  }
+  policy.done();
+  // Another holder may have appended to the journal, which the new file does not hold: confirmed before it goes.
+  return files.afterFold(snapshot, entries, () => lease.confirm());
 }
 
 /**
@@ -64,7 +93,7 @@ const RENEW_EVERY_BYTES = 4 * 1024 * 1024;
  * right before the rename. Returns each plant's id with where its line starts in the new file.
  * Throws as replaceFileSync does: before the rename, the store file is as it was.
  */
-export function writeFold(fs: FileSystem, path: string, snapshot: Snapshot, lease: HeldLock): SortedEntries {
+function writeFold(fs: FileSystem, path: string, snapshot: Snapshot, lease: HeldLock): SortedEntries {
   const entries = new EntriesBuilder();
   let unrenewed = 0;
   replaceFileSync(

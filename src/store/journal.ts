@@ -73,7 +73,11 @@ export function readJournal(fs: FileSystem, fd: number, path: string, from: numb
   return { lines, wholeBytes };
 }
 
-/** Journal lines are read by where they start, in blocks of this size: a fold reads them mostly in order. */
+/**
+ * Journal lines are read by where they start: the first in a block of FIRST_BYTES (a command reads
+ * a plant or a page), those after it in blocks of BLOCK_BYTES (a fold reads them mostly in order).
+ */
+const FIRST_BYTES = 4 * 1024;
 const BLOCK_BYTES = 64 * 1024;
 
 /**
@@ -99,8 +103,8 @@ export class JournalReader {
     const start = value < DELETED ? rewritten(value) : value;
     let offset = start - this.blockStart;
     let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
-    for (let size = BLOCK_BYTES; end === -1; size *= 2) {
-      if (size > 4 * MAX_LINE_BYTES) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
+    for (let size = this.block.length === 0 ? FIRST_BYTES : BLOCK_BYTES; end === -1; size *= 2) {
+      if (size > 8 * MAX_LINE_BYTES) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
       const block = Buffer.allocUnsafe(size);
       let got: number;
       try {

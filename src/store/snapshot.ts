@@ -19,6 +19,17 @@ export interface JournalSeen {
   indexedLines: number;
 }
 
+/** The store file as a snapshot saw it. */
+export interface StoreSeen {
+  /** Its path, to name it when what it reads is corrupt. */
+  path: string;
+  /** What identifies its content (store-index.ts). */
+  stamp: string;
+  view: StoreFileView;
+  /** Whether an index on disk vouches for it as it is: else a reader of it writes one, where it is worth it. */
+  vouched: boolean;
+}
+
 /**
  * The store at one moment, never changed once made: the store file, what the journal's indexed
  * lines say of each id (store-index.ts), and the journal lines after them (the tail); of the
@@ -27,10 +38,7 @@ export interface JournalSeen {
  */
 export class Snapshot {
   constructor(
-    /** The store file's path, to name it when what it reads is corrupt. */
-    private readonly path: string,
-    readonly storeStamp: string,
-    readonly storeFile: StoreFileView,
+    readonly store: StoreSeen,
     readonly index: Entries,
     readonly tail: JournalTail,
     readonly journal: JournalSeen,
@@ -40,12 +48,12 @@ export class Snapshot {
 
   has(id: bigint): boolean {
     const value = this.journalSay(id);
-    return value === undefined ? this.storeFile.has(id) : value !== DELETED;
+    return value === undefined ? this.store.view.has(id) : value !== DELETED;
   }
 
   get(id: bigint): NewPlant | undefined {
     const value = this.journalSay(id);
-    const line = value === undefined ? this.storeFile.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
+    const line = value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
     return line === undefined ? undefined : this.plantOf(line);
   }
 
@@ -65,13 +73,13 @@ export class Snapshot {
   /** The snapshot after an append to the journal `file`, durable now, of lines about `ids`, each saying `values`. */
   appended(ids: readonly bigint[], values: readonly number[], file: JournalFile, wholeBytes: number): Snapshot {
     const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + ids.length };
-    return new Snapshot(this.path, this.storeStamp, this.storeFile, this.index, this.tail.with(ids, values), journal, this.journalLine);
+    return new Snapshot(this.store, this.index, this.tail.with(ids, values), journal, this.journalLine);
   }
 
-  /** The same store, its tail moved into an index (just written, as `index`). */
+  /** The same store, its journal's entries all in the index just written, `index`. */
   indexed(index: SortedEntries, tail: JournalTail): Snapshot {
     const journal = { ...this.journal, indexedBytes: this.journal.wholeBytes, indexedLines: this.journal.lines };
-    return new Snapshot(this.path, this.storeStamp, this.storeFile, index, tail, journal, this.journalLine);
+    return new Snapshot({ ...this.store, vouched: true }, index, tail, journal, this.journalLine);
   }
 
   /** What the journal says of every id it names, the tail over the index, in id order: the next index. */
@@ -101,7 +109,7 @@ export class Snapshot {
    * store file's and the journal's together, where both name an id the journal's (or its deletion).
    */
   *lines(after?: bigint): Generator<StoreLine> {
-    const file = this.storeFile.linesAfter(after)[Symbol.iterator]();
+    const file = this.store.view.linesAfter(after)[Symbol.iterator]();
     const { index } = this;
     const tail = this.tail.sorted();
     let fileNext = file.next();
@@ -139,7 +147,7 @@ export class Snapshot {
   /** A line this store wrote or checked: canonical, so read by the fast path. */
   private plantOf(line: string): NewPlant {
     const plant = canonicalPlant(line);
-    if (plant === undefined) throw storeCorruptError(this.path, `a stored line is not a plant: ${line.slice(0, 60)}`);
+    if (plant === undefined) throw storeCorruptError(this.store.path, `a stored line is not a plant: ${line.slice(0, 60)}`);
     return plant;
   }
 }

@@ -31,9 +31,9 @@ export interface StoreFileView {
 }
 
 /** Where a search reads a whole stretch of lines rather than halving it again. */
-const SCAN_BYTES = 16 * 1024;
-/** Each probe of a search reads this much, which holds the next line nearly always. */
-const PROBE_BYTES = 4 * 1024;
+const SCAN_BYTES = 4 * 1024;
+/** Each probe of a search reads this much, which holds the next line nearly always (a longer one is read on). */
+const PROBE_BYTES = 1024;
 /** Blocks of this size are read to go through lines in order (a page, a fold). */
 const RUN_BYTES = 64 * 1024;
 
@@ -93,8 +93,12 @@ export class FileView implements StoreFileView {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.fs.closeSync(this.fd);
   }
+
+  private closed = false;
 
   /** The ids in memory, read now if this file has been asked for more plants than that costs. */
   private searched(): SortedEntries | undefined {

@@ -7,7 +7,13 @@ import { SortedEntries, type Entries } from './sorted-entries.js';
 import { statFile, storeIoError } from './store-errors.js';
 import { readStoreFile } from './store-file-read.js';
 import { FileView, MemoryView, type StoreFileView } from './store-file-view.js';
-import { indexPathOf, openIndex, storeStamp, writeIndex } from './store-index.js';
+import { indexPathOf, openIndex, storeStamp, vouches, writeIndex } from './store-index.js';
+
+/**
+ * Journal lines a reader reads as they are, past what the index holds; and store file plants a
+ * reader with no index vouching for the file reads whole: past this many, an index is written.
+ */
+export const INDEX_WORTH = 1_000;
 
 /** The store's files as a look at them finds them: the store file's stamp, and the journal. */
 export interface Stamp {
@@ -46,6 +52,8 @@ export class StoreFiles {
   open(stamp: Stamp): Snapshot | undefined {
     const { fs, path } = this;
     let storeFile: StoreFileView = MemoryView.NONE;
+    // No store file: nothing to vouch for.
+    let vouched = true;
     let index: { entries: Entries & { close?(): void }; bytes: number; lines: number } = { entries: SortedEntries.EMPTY, bytes: 0, lines: 0 };
     if (stamp.store !== 'absent') {
       let fd: number;
@@ -67,19 +75,21 @@ export class StoreFiles {
         return undefined;
       }
       const found = openIndex(fs, this.indexPath);
-      const { header } = found ?? {};
-      const vouched = header !== undefined && header.store === stamp.store && (header.bytes === 0 || (header.journal === String(stamp.journal.ino) && header.bytes <= stamp.journal.size));
+      const vouching = found !== undefined && vouches(found.header, stamp.store, stamp.journal) ? found : undefined;
+      if (vouching === undefined) found?.entries.close();
+      vouched = vouching !== undefined;
       try {
-        storeFile = vouched ? new FileView(fs, fd, path, Number(info.size), header.plants) : readStoreFile(fs, fd, path, Number(info.size));
+        storeFile = vouching !== undefined ? new FileView(fs, fd, path, Number(info.size), vouching.header.plants) : readStoreFile(fs, fd, path, Number(info.size));
       } catch (error) {
-        found?.entries.close();
+        vouching?.entries.close();
         throw error;
       }
-      if (vouched && found !== undefined) index = { entries: found.entries, bytes: header.bytes, lines: header.lines };
-      else found?.entries.close();
+      if (vouching !== undefined) index = { entries: vouching.entries, bytes: vouching.header.bytes, lines: vouching.header.lines };
     }
     try {
-      return this.readOn(new Snapshot(path, stamp.store, storeFile, index.entries, JournalTail.empty(), { file: { ino: stamp.journal.ino, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines }, this.journalLine), stamp.journal);
+      const store = { path, stamp: stamp.store, view: storeFile, vouched };
+      const journal = { file: { ino: stamp.journal.ino, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines };
+      return this.readOn(new Snapshot(store, index.entries, JournalTail.empty(), journal, this.journalLine), stamp.journal);
     } catch (error) {
       closeSnapshot(storeFile, index.entries);
       throw error;
@@ -117,11 +127,11 @@ export class StoreFiles {
    * system that is read-only), the one given: the index is a cache.
    */
   writeIndex(snapshot: Snapshot): Snapshot {
-    if (!snapshot.storeFile.canonical) return snapshot;
+    if (!snapshot.store.view.canonical) return snapshot;
     const entries = snapshot.journalEntries();
     const { journal } = snapshot;
     try {
-      writeIndex(this.fs, this.indexPath, { store: snapshot.storeStamp, plants: snapshot.storeFile.plants, journal: journal.file.ino === undefined ? '' : String(journal.file.ino), bytes: journal.wholeBytes, lines: journal.lines }, entries);
+      writeIndex(this.fs, this.indexPath, { store: snapshot.store.stamp, plants: snapshot.store.view.plants, journal: journal.file.ino === undefined ? '' : String(journal.file.ino), bytes: journal.wholeBytes, lines: journal.lines }, entries);
     } catch {
       return snapshot;
     }
@@ -130,11 +140,32 @@ export class StoreFiles {
   }
 
   /**
-   * The snapshot after a fold renamed its new store file, of `entries`' plants, into place: that
-   * file, opened before the journal it holds is removed (a failure to open it leaves the journal),
-   * and no journal. `beforeRemove` may throw to keep it: the lease was lost.
+   * The snapshot of the files as `stamp` finds them: `kept` where they are as it saw them, with what
+   * was appended since; else read anew (`kept` is then forgotten).
    */
-  afterFold(entries: SortedEntries, beforeRemove: () => void): Snapshot {
+  current(kept: Snapshot | undefined, stamp: Stamp = this.stamp()): Snapshot {
+    const journal = kept?.journal;
+    if (kept !== undefined && journal !== undefined && kept.store.stamp === stamp.store && (journal.file.ino === stamp.journal.ino || journal.wholeBytes === 0) && stamp.journal.size >= journal.wholeBytes) {
+      return stamp.journal.size !== journal.file.size || stamp.journal.ino !== journal.file.ino ? this.readOn(kept, stamp.journal) : kept;
+    }
+    this.forget(kept);
+    for (let look = 1; ; look += 1) {
+      const opened = this.open(stamp);
+      if (opened !== undefined) return opened;
+      // The store file was replaced between the look and its opening (another process folded).
+      if (look === 3) throw storeIoError(this.path, 'read', new Error('the store file changed each time it was opened'));
+      stamp = this.stamp();
+    }
+  }
+
+  /**
+   * The snapshot after a fold of `before` renamed its new store file, of `entries`' plants, into
+   * place: that file, opened before the journal it holds is removed (a failure to open it leaves
+   * the journal), and no journal; an index, where one is worth it. `beforeRemove` may throw to keep
+   * the journal: the lease was lost.
+   */
+  afterFold(before: Snapshot, entries: SortedEntries, beforeRemove: () => void): Snapshot {
+    this.forget(before);
     const { fs, path } = this;
     let fd: number | undefined;
     let info;
@@ -154,12 +185,23 @@ export class StoreFiles {
       throw error;
     }
     const none = { file: { ino: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
-    return new Snapshot(path, storeStamp(info), storeFile, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalLine);
+    const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalLine);
+    return this.leaveIndex(folded);
+  }
+
+  /**
+   * Writes an index of `snapshot` where its reader would read more than one would spare the next:
+   * a journal tail of more than `tailPast` lines past what the index holds, or (`unvouched`) a
+   * store file no index vouches for. Returns the snapshot that follows (writeIndex).
+   */
+  leaveIndex(snapshot: Snapshot, { tailPast = INDEX_WORTH, unvouched = true } = {}): Snapshot {
+    const worth = snapshot.tail.lines > tailPast || (unvouched && !snapshot.store.vouched && snapshot.store.view.plants >= INDEX_WORTH);
+    return worth ? this.writeIndex(snapshot) : snapshot;
   }
 
   /** Closes what a snapshot no longer kept holds open: its store file and index. */
   forget(snapshot: Snapshot | undefined): void {
-    if (snapshot !== undefined) closeSnapshot(snapshot.storeFile, snapshot.index as Entries & { close?(): void });
+    if (snapshot !== undefined) closeSnapshot(snapshot.store.view, snapshot.index as Entries & { close?(): void });
     this.reader?.reader.close();
     this.reader = undefined;
   }
@@ -189,6 +231,10 @@ export class StoreFiles {
     }
     return this.reader.reader.lineAt(value);
   };
+}
+
+export function sameStamp(a: Stamp, b: Stamp): boolean {
+  return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
 }
 
 function closeSnapshot(storeFile: StoreFileView, index: Entries & { close?(): void }): void {

@@ -48,6 +48,14 @@ export function storeStamp(info: BigIntStats | undefined): string {
 }
 
 /**
+ * Whether an index of this header vouches for the files as they are: the store file of `store`'s
+ * stamp, and a journal of which it holds no bytes, or the first bytes of this one (it only grows).
+ */
+export function vouches(header: IndexHeader, store: string, journal: { ino: bigint | undefined; size: number }): boolean {
+  return header.store === store && (header.bytes === 0 || (header.journal === String(journal.ino) && header.bytes <= journal.size));
+}
+
+/**
  * The index at `path`, if there is one in our layout (on a big-endian machine, none is used: its
  * numbers are little-endian). The entries are read from the file as they are asked for.
  */
@@ -92,12 +100,13 @@ export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeade
   );
 }
 
-/** Records of the columns are read in blocks of this many. */
-const BLOCK = 512;
+/** Ids are read in blocks of this many: a search reads a few blocks, a page one or two. */
+const BLOCK = 128;
 
 /** An index's entries in its file, read a block at a time as a search or a page needs them. */
 export class FileEntries implements Entries {
-  private block = { at: -1, ids: new BigInt64Array(0), values: new Float64Array(0) };
+  private ids = { at: -1, block: new BigInt64Array(0) };
+  private values = { at: -1, block: new Float64Array(0) };
 
   constructor(
     private readonly fs: FileSystem,
@@ -108,11 +117,15 @@ export class FileEntries implements Entries {
   ) {}
 
   idAt(position: number): bigint {
-    return this.blockOf(position).ids[position % BLOCK] as bigint;
+    const at = position - (position % BLOCK);
+    if (this.ids.at !== at) this.ids = { at, block: this.column(new BigInt64Array(Math.min(BLOCK, this.size - at)), this.offset + at * 8) };
+    return this.ids.block[position - at] as bigint;
   }
 
   valueAt(position: number): number {
-    return this.blockOf(position).values[position % BLOCK] as number;
+    const at = position - (position % BLOCK);
+    if (this.values.at !== at) this.values = { at, block: this.column(new Float64Array(Math.min(BLOCK, this.size - at)), this.offset + (this.size + at) * 8) };
+    return this.values.block[position - at] as number;
   }
 
   after(id: bigint): number {
@@ -136,20 +149,16 @@ export class FileEntries implements Entries {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.fs.closeSync(this.fd);
   }
 
-  private blockOf(position: number): { ids: BigInt64Array; values: Float64Array } {
-    const at = position - (position % BLOCK);
-    if (this.block.at !== at) {
-      const count = Math.min(BLOCK, this.size - at);
-      const ids = new BigInt64Array(count);
-      const values = new Float64Array(count);
-      this.read(new Uint8Array(ids.buffer), this.offset + at * 8);
-      this.read(new Uint8Array(values.buffer), this.offset + this.size * 8 + at * 8);
-      this.block = { at, ids, values };
-    }
-    return this.block;
+  private closed = false;
+
+  private column<T extends BigInt64Array | Float64Array>(into: T, position: number): T {
+    this.read(new Uint8Array(into.buffer), position);
+    return into;
   }
 
   private read(into: Uint8Array, position: number): void {

@@ -237,6 +237,39 @@ function hold(path: string, lockPath: string, made: BigIntStats, fs: LockFileSys
   };
 }
 
+/**
+ * Runs `work` under a lease of the lock, taken by `take` first and released after: the writes of
+ * one hold take it once. `leased()` gives the lease for the next write: the same, unless it was
+ * lost after the write before (the process stalled past STALE_MS and it was taken over, or someone
+ * removed it), when it is taken anew, waiting as any other process would. One lost before the
+ * first write fails that write, at its confirm().
+ */
+export async function underLease<T>(take: () => Promise<HeldLock>, work: (leased: () => Promise<HeldLock>) => Promise<T>): Promise<T> {
+  let lease = await take();
+  let used = false;
+  try {
+    return await work(async () => {
+      if (used && !isStillHeld(lease)) {
+        lease.release();
+        lease = await take();
+      }
+      used = true;
+      return lease;
+    });
+  } finally {
+    lease.release();
+  }
+}
+
+function isStillHeld(lease: HeldLock): boolean {
+  try {
+    lease.confirm();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100 ms. */
 function retryDelayMs(attempt: number): number {
   return Math.min(100, 5 * 1.3 ** attempt * (1 + Math.random()));

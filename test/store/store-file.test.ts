@@ -77,7 +77,7 @@ describe('the store file as a fold writes it', () => {
         const files = new StoreFiles(NODE_FS, path);
         const snapshot = files.open(files.stamp());
         try {
-          expect(snapshot?.storeFile.canonical).toBe(!byHand);
+          expect(snapshot?.store.view.canonical).toBe(!byHand);
           const chunks: Buffer[] = [];
           writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), snapshot?.lines() ?? []);
           expect(Buffer.concat(chunks).toString('utf8')).toBe(encodeStore(after));

@@ -1,0 +1,130 @@
+import { copyFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFile, readdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { encodeStore } from '../../src/store/store-file.js';
+import { allPlants, storedPlants } from '../helpers/stored-plants.js';
+import { tempDir } from '../helpers/temp.js';
+
+const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
+
+/** node:fs, counting the bytes read through it, by file. */
+function countingFs(): FileSystem & { bytesRead: Map<string, number>; total(): number } {
+  const paths = new Map<number, string>();
+  const bytesRead = new Map<string, number>();
+  return {
+    ...NODE_FS,
+    bytesRead,
+    total: () => [...bytesRead.values()].reduce((sum, bytes) => sum + bytes, 0),
+    openSync: ((path: string, flags: string, mode?: number) => {
+      const fd = NODE_FS.openSync(path, flags, mode);
+      paths.set(fd, path);
+      return fd;
+    }) as FileSystem['openSync'],
+    readSync: ((fd: number, ...rest: unknown[]) => {
+      const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
+      const path = paths.get(fd) ?? '?';
+      bytesRead.set(path, (bytesRead.get(path) ?? 0) + got);
+      return got;
+    }) as FileSystem['readSync'],
+  };
+}
+
+/** A store as an import leaves it: a store file of `folded` plants, a journal of `journaled` more, and their index. */
+async function importedStore(folded: number, journaled: number): Promise<string> {
+  const path = join(await tempDir(), 'plants.json');
+  writeFileSync(path, encodeStore(many(0, folded)));
+  const store = await FileStore.open(path, { foldAt: 10_000_000 });
+  for (let from = folded; from < folded + journaled; from += 10_000) await store.addAll(many(from, Math.min(10_000, folded + journaled - from)));
+  await store.close();
+  return path;
+}
+
+describe('the index of a store', () => {
+  it('lets a command find a plant, add one and read a page in a few KiB, whatever the size of the store', async () => {
+    const reads: Record<string, number> = {};
+    for (const [name, folded, journaled] of [['small', 2_000, 2_000], ['large', 200_000, 100_000]] as const) {
+      const path = await importedStore(folded, journaled);
+      expect(existsSync(`${path}.index`)).toBe(true);
+      const fs = countingFs();
+      const store = await FileStore.open(path, { fs });
+      expect(await store.get(1_500n)).toEqual({ id: 1_500n, name: 'p1500' });
+      expect(await store.get(BigInt(folded + 500))).toEqual({ id: BigInt(folded + 500), name: `p${folded + 500}` });
+      expect(await store.get(-1n)).toBeUndefined();
+      expect(await store.addAll([{ id: -5n, name: 'new' }, { id: 7n, name: 'taken' }])).toEqual(['added', 'duplicate']);
+      expect((await store.list({ after: 990n, limit: 100 })).map((plant) => plant.id)).toEqual(many(991, 100).map((plant) => plant.id));
+      await store.close();
+      reads[name] = fs.total();
+    }
+    // Bounded: the same order of bytes on a store 75 times the size, and far less than the store.
+    expect(reads.large).toBeLessThan(300 * 1024);
+    expect(reads.large).toBeLessThan((reads.small as number) * 3);
+  });
+
+  it('is not trusted once the store file changed under it: a hand edit is read, whole, and kept', async () => {
+    const path = await importedStore(2_000, 0);
+    const index = readFileSync(`${path}.index`);
+    // Edited by hand, in place, to the same size: a plant renamed.
+    const edited = readFileSync(path, 'utf8').replace('{"id":1000,"name":"p1000"}', '{"id":1000,"name":"x1000"}');
+    writeFileSync(path, edited);
+    expect(readFileSync(`${path}.index`)).toEqual(index);
+    expect((await storedPlants(path)).get(1000n)).toEqual({ id: 1000n, name: 'x1000' });
+    // Its mtime set back, as an editor that keeps it does: the change time still tells.
+    const before = statSync(path);
+    writeFileSync(path, edited.replace('x1000', 'y1000'));
+    await utimes(path, before.atime, before.mtime);
+    expect((await storedPlants(path)).get(1000n)).toEqual({ id: 1000n, name: 'y1000' });
+  });
+
+  it('of a store copied elsewhere is read whole once, by a reader too, which leaves one for the next', async () => {
+    const path = await importedStore(5_000, 2_000);
+    const dir = await tempDir();
+    const copy = join(dir, 'plants.json');
+    for (const suffix of ['', '.journal', '.index']) copyFileSync(`${path}${suffix}`, `${copy}${suffix}`);
+    const first = countingFs();
+    const reader = await FileStore.open(copy, { fs: first });
+    expect(await reader.get(4_999n)).toEqual({ id: 4_999n, name: 'p4999' });
+    await reader.close();
+    // Read whole, once: its size, and the line of the plant asked for.
+    expect(first.bytesRead.get(copy)).toBeGreaterThanOrEqual(statSync(copy).size);
+    expect(first.bytesRead.get(copy)).toBeLessThan(statSync(copy).size + 4096);
+    const second = countingFs();
+    const again = await FileStore.open(copy, { fs: second });
+    expect(await again.get(4_999n)).toEqual({ id: 4_999n, name: 'p4999' });
+    await again.close();
+    expect(second.total()).toBeLessThan(64 * 1024);
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
+  });
+
+  it('sees what another process appended after it, and what a journal edited by hand says, in any form', async () => {
+    const path = await importedStore(2_000, 3_000);
+    await appendFile(`${path}.journal`, '{"name":"by hand","id":1}\n{"delete":2}\n{"id":3,"name":"again"}\n');
+    const store = await FileStore.open(path);
+    expect(await store.get(1n)).toEqual({ id: 1n, name: 'by hand' });
+    expect(await store.get(2n)).toBeUndefined();
+    expect((await store.list({ limit: 3 })).map((plant) => plant.name)).toEqual(['p0', 'by hand', 'again']);
+    await store.close();
+    // Folded: the line in another form is written in ours.
+    const folding = await FileStore.open(path, { foldAt: 0 });
+    await folding.addAll([{ id: -1n, name: 'first' }]);
+    await folding.close();
+    expect(readFileSync(path, 'utf8')).toContain('\n    {"id":1,"name":"by hand"},\n    {"id":3,"name":"again"},\n');
+    expect([...(await storedPlants(path)).keys()].slice(0, 4)).toEqual([-1n, 0n, 1n, 3n]);
+  });
+
+  it.each([
+    ['cut short', (index: string) => truncateSync(index, statSync(index).size - 8)],
+    ['not an index', (index: string) => writeFileSync(index, 'plants-index 1\n{"store":"x"\n')],
+    ['someone else’s file', (index: string) => writeFileSync(index, 'hello\n')],
+  ])('that is %s is read as none: the store is read whole, right', async (_what, spoil) => {
+    const path = await importedStore(3_000, 2_000);
+    const expected = await storedPlants(path);
+    spoil(`${path}.index`);
+    const store = await FileStore.open(path);
+    expect(await allPlants(store)).toEqual(expected);
+    await store.close();
+  });
+});
