@@ -84,6 +84,8 @@ export function openIndex(fs: FileSystem, path: string): { header: IndexHeader; 
 
 /** Writes the index: the header, and the entries of `entries`. Throws what the file system throws. */
 export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeader, 'entries'>, entries: SortedEntries): void {
+  // Its numbers are written as this machine holds them, and read as little-endian.
+  if (endianness() !== 'LE') throw new Error('no index is written on a big-endian machine');
   const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
   const padding = Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length);
   const bytes = (array: BigInt64Array | Float64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
