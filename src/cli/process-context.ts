@@ -16,7 +16,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
   const [stdout, stderr] = [processOutput(1), processOutput(2)];
   return {
     io: {
-      // Made on first use: creating process.stdin costs ~1.5 ms, and most commands never read it.
+      // Made on first use: creating process.stdin costs at start-up, and most commands never read it.
       get stdin() {
         return process.stdin;
       },

@@ -5,9 +5,9 @@ import { requestHeaders, timeoutMs, type RawAnswer, type Transport } from './tra
 
 /**
  * One request at a time on node:http(s): what a `plants create` (or get, or delete) needs, and the
- * cheapest way to it. (Node's fetch costs ~40 ms to load and, through its WebAssembly HTTP parser,
- * holds a finished process ~75 ms more; the npm undici package costs ~90 ms to load.) --timeout
- * bounds the whole exchange: connecting, sending, the answer. Redirects are not followed.
+ * cheapest way to it: Node's fetch is slower to load and, through its WebAssembly HTTP parser,
+ * holds a finished process longer; the npm undici package is slower still to load
+ * (docs/performance.md). --timeout bounds the whole exchange: connecting, sending, the answer. Redirects are not followed.
  */
 export async function createHttpTransport(options: PlantsClientOptions): Promise<Transport> {
   // node:https (and TLS with it) is loaded only for an https service.

@@ -10,7 +10,7 @@ export interface RawAnswer {
 
 /**
  * How requests reach the service: node:http for a single request, undici for pools and proxies.
- * A transport failure (no connection, a time-out, a reset) is thrown as it comes; answers.ts
+ * A transport failure (no connection, a time-out, a reset) is thrown as it comes; answer.ts
  * reads what it means.
  */
 export interface Transport {

@@ -44,7 +44,7 @@ function cut(escaped: string, maxLength: number): string {
   return `${escaped.slice(0, end)}…`;
 }
 
-/** 1234567 as "1,234,567". (toLocaleString loads ICU's locale data: ~10 ms at the end of every import.) */
+/** 1234567 as "1,234,567". (Not toLocaleString, which loads ICU's locale data to end every import.) */
 export function thousands(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 }

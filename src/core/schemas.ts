@@ -1,5 +1,5 @@
-// zod/mini: the same validation as zod's classic API at a fraction of its start-up cost (~20 ms),
-// which every create pays.
+// zod/mini: the same validation as zod's classic API at a fraction of its start-up cost, which
+// every create pays (docs/performance.md).
 import * as z from 'zod/mini';
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, integerFromDecimalText, integerFromJsonNumberText } from './int64.js';
 import { jsonNumberText } from './json.js';
@@ -93,7 +93,7 @@ export function characterCount(text: string): number {
 
 /**
  * Whether a value passes the text rule below, checked directly: for the fast path of canonical
- * lines (plant-line.ts), where a million stored plants would each pay for a schema run. A
+ * lines (plant-json.ts), where a million stored plants would each pay for a schema run. A
  * property test holds it to the schema.
  */
 export function isValidText(value: unknown): value is string {

@@ -41,7 +41,7 @@ const SAY_WAITING_AFTER_MS = 1000;
  * Waits `waitMs` at most, in short jittered retries, then gives up with `store_locked`.
  *
  * Ours, not proper-lockfile: the same protocol in a third of the code, synchronous tries (a mkdir
- * takes microseconds, a trip through libuv's thread pool ~0.3 ms), and a clear error at once for a
+ * takes microseconds, a trip through libuv's thread pool far more), and a clear error at once for a
  * lock path that cannot be a lock (a file, a directory with files in it), where proper-lockfile
  * retried for the whole wait and then said ENOTDIR or ENOTEMPTY.
  */
