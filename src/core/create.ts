@@ -11,11 +11,14 @@ export async function createPlant(store: PlantStore, input: unknown): Promise<Ne
   return await addPlant(store, parseNewPlant(input));
 }
 
-/** The add of createPlant, for a caller that holds a validated NewPlant already (`--local`, the server): throws `duplicate_id`. */
+/**
+ * The add of createPlant, for a caller that holds a validated NewPlant already: throws
+ * `duplicate_id`, or the store's own refusal (a service's, in its words).
+ */
 export async function addPlant(store: PlantStore, plant: NewPlant): Promise<NewPlant> {
   const [outcome] = await store.addAll([plant]);
-  if (outcome === 'duplicate') throw duplicateId(plant.id);
-  return plant;
+  if (outcome === 'added') return plant;
+  throw outcome === 'duplicate' ? duplicateId(plant.id) : (outcome ?? new Error('the store gave no outcome for the plant'));
 }
 
 export function duplicateId(id: bigint): PlantsError {

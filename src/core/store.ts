@@ -1,8 +1,18 @@
+import { ERROR_NUMBERS, isPlantsError, type PlantsError } from './errors.js';
 import { IdSet } from './id-map.js';
 import type { NewPlant } from './schemas.js';
 
-/** What happened to one plant handed to a store to add. */
-export type AddOutcome = 'added' | 'duplicate';
+/**
+ * What happened to one plant handed to a store to add: added; a duplicate (its id taken, in the
+ * store or earlier in the same call); or refused for a reason the store gives in its own words: a
+ * service's 400, its Error kept (a duplicate id among them, error 1002: see isDuplicate).
+ */
+export type AddOutcome = 'added' | 'duplicate' | PlantsError;
+
+/** Whether an add's outcome says the id was taken: a duplicate, or a refusal numbered as one. */
+export function isDuplicate(outcome: AddOutcome): boolean {
+  return outcome === 'duplicate' || (isPlantsError(outcome) && outcome.error === ERROR_NUMBERS.duplicate_id);
+}
 
 /** What happened to one id handed to a store to delete. */
 export type DeleteOutcome = 'deleted' | 'absent';

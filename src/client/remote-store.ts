@@ -1,0 +1,72 @@
+import { isPlantsError } from '../core/errors.js';
+import type { NewPlant } from '../core/schemas.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../core/store.js';
+import type { PlantsClient } from './client-options.js';
+
+/** A UTF-16 code unit that is half of a pair, alone: no UTF-8 (and so no URL) can carry it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Plants read a page at a time where a tag must be filtered here: the most a service's page holds. */
+const UNFILTERED_PAGE = 1_000;
+
+/**
+ * The store a service is, through the client: so that a command runs the core's logic once,
+ * whether its store is the local file or a service. Not atomic over many plants, as the local
+ * stores are: `addAll` and `deleteAll` send a request a plant, in order; a plant the service
+ * refuses is that plant's outcome, in the service's words (a duplicate among them: error 1002);
+ * a failure to get an answer stops the call and is thrown (the plants before it are done, and the
+ * one sent may have been: its `effect` says).
+ */
+export class RemoteStore implements PlantStore {
+  constructor(private readonly client: PlantsClient) {}
+
+  async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    const outcomes: AddOutcome[] = [];
+    for (const plant of plants) {
+      try {
+        await this.client.createPlant(plant);
+        outcomes.push('added');
+      } catch (error) {
+        if (!isPlantsError(error) || error.code !== 'refused') throw error;
+        outcomes.push(error);
+      }
+    }
+    return outcomes;
+  }
+
+  async deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+    const outcomes: DeleteOutcome[] = [];
+    for (const id of ids) outcomes.push(await this.client.deletePlant(id));
+    return outcomes;
+  }
+
+  get(id: bigint): Promise<NewPlant | undefined> {
+    return this.client.getPlant(id);
+  }
+
+  /**
+   * A page, as the service gives it. A tag no URL can carry (a lone surrogate: a query is UTF-8,
+   * which has no form for one) is not sent: the pages after `after` are read unfiltered and
+   * filtered here, until the page is full.
+   */
+  async list(query: ListQuery): Promise<NewPlant[]> {
+    const { tag, limit } = query;
+    if (tag === undefined || !LONE_SURROGATE.test(tag)) return await this.client.listPlants(query);
+    const page: NewPlant[] = [];
+    for (let after = query.after; page.length < limit; ) {
+      const read = await this.client.listPlants({ limit: UNFILTERED_PAGE, ...(after === undefined ? {} : { after }) });
+      page.push(...read.filter((plant) => plant.tag === tag).slice(0, limit - page.length));
+      if (read.length < UNFILTERED_PAGE) break;
+      after = (read[read.length - 1] as NewPlant).id;
+    }
+    return page;
+  }
+
+  /** The service batches and locks on its side: there is nothing to hold here. */
+  hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
