@@ -3,6 +3,7 @@ import type { PlantStore } from '../core/store.js';
 import { createTokenCheck } from './auth.js';
 import { failure } from './failures.js';
 import { createRequestHandler, refusalOnHeaders } from './handle-request.js';
+import { PLANT_ROUTES } from './plant-routes.js';
 import { isStopping, trackConnections } from './lifecycle.js';
 import { onClientError, onConnect } from './raw-answers.js';
 import { logRawAnswer, logRequest } from './request-log.js';
@@ -66,7 +67,8 @@ export function createPlantServer(options: PlantServerOptions): Server {
   trackConnections(server);
 
   const handle = createRequestHandler({
-    store: options.store,
+    table: PLANT_ROUTES,
+    context: { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) },
     isAuthorized,
     maxBodyBytes: limits.maxBodyBytes,
     isStopping: () => isStopping(server),
@@ -89,7 +91,7 @@ export function createPlantServer(options: PlantServerOptions): Server {
   server.on(
     'connect',
     onConnect(
-      (req) => refusalOnHeaders(req, isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
+      (req) => refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
       (req, answer) => {
         if (log !== undefined) logRawAnswer(log, answer.status, req);
       },

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { printable } from '../core/printable.js';
-import { matchRoute } from './routes.js';
+import { PLANT_ROUTES } from './plant-routes.js';
 
 /**
  * Writes one line per request once it is over: ISO time, method, route, status, duration. The
@@ -27,11 +27,7 @@ export function logRawAnswer(log: (line: string) => void, status: number, req?: 
 
 function requestLine(at: string, req: IncomingMessage | undefined, status: string, milliseconds: number): string {
   const method = printable(req?.method ?? '-', 20);
-  const route = req === undefined ? '-' : routeOf(req.url ?? '');
+  // The route a request's target names, or `(other path)`: never the path itself.
+  const route = req === undefined ? '-' : PLANT_ROUTES.nameOf(req.url ?? '');
   return `${at} ${method} ${route} ${status} ${milliseconds}ms`;
-}
-
-/** The route a request's target names, or `(other path)`: never the path itself. */
-function routeOf(target: string): string {
-  return matchRoute(target)?.route ?? '(other path)';
 }

@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
-import { matchRoute, ROUTE_METHODS } from '../../src/server/routes.js';
+import { PLANT_ROUTES } from '../../src/server/plant-routes.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { OTHER_TOKEN, startServer, TOKEN, type RunningServer } from './support/server.js';
 
@@ -90,9 +90,9 @@ type Request = typeof request extends fc.Arbitrary<infer T> ? T : never;
 /** What the request's line and headers alone decide (and a body over the limit), in the server's documented order. */
 function expectedRefusal(req: Request): number | undefined {
   if (!req.authorization.valid) return 401;
-  const match = matchRoute(req.path);
+  const match = PLANT_ROUTES.match(req.path);
   if (match === undefined) return 404;
-  if (!ROUTE_METHODS[match.route].includes(req.method)) return 405;
+  if (!match.methods.includes(req.method)) return 405;
   if (req.method === 'POST' && (req.contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() !== 'application/json') return 400;
   if (req.body.bytes.length > MAX_BODY) return 413;
   return undefined;
@@ -146,7 +146,7 @@ describe('the server under random and mutated requests (fast-check)', () => {
             if (refusal === 400) expect(JSON.parse(answer.body).error).toBe(ERROR_NUMBERS.unsupported_media_type);
             return;
           }
-          const route = matchRoute(req.path)?.route;
+          const route = PLANT_ROUTES.match(req.path)?.path;
           if (req.method === 'DELETE') {
             expect([204, 400, 404]).toContain(answer.status);
             // Deleted: its id may win a create again.

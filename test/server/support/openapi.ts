@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { integerFromJsonNumberText } from '../../../src/core/int64.js';
 import { jsonNumberText, parseJson } from '../../../src/core/json.js';
-import { matchRoute } from '../../../src/server/routes.js';
+import { PLANT_ROUTES } from '../../../src/server/plant-routes.js';
 
 /** The repository's OpenAPI document, the yardstick for every answer in these tests. */
 export const openapi = JSON.parse(readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8')) as OpenApi;
@@ -110,8 +110,8 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
 
 /** The response the document gives for a status: the operation's own, else a named one (404, 405, …). */
 function documentedResponse(status: number, method: string, target: string): ResponseSpec | undefined {
-  const match = matchRoute(target);
-  const operation = match === undefined ? undefined : openapi.paths[match.route]?.[method.toLowerCase()];
+  const match = PLANT_ROUTES.match(target);
+  const operation = match === undefined ? undefined : openapi.paths[match.path]?.[method.toLowerCase()];
   const own = operation?.responses[String(status)];
   if (own !== undefined) return resolve(own);
   // Answers given before a request reaches an operation: for any path and method.
