@@ -18,6 +18,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   duplicate_id: EXIT.refused,
   refused: EXIT.refused,
   not_found: EXIT.refused,
+  precondition_failed: EXIT.refused,
   usage: EXIT.usage,
   invalid_plant: EXIT.usage,
   unreadable_input: EXIT.usage,

@@ -4,7 +4,7 @@ import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
 import { ErrorBodySchema, PlantSchema, type NewPlant, type Plant } from '../core/schemas.js';
 import { parseNewPlant } from '../core/validate.js';
-import type { DeleteOutcome } from '../core/store.js';
+import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
 import type { RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
 
@@ -71,10 +71,34 @@ export function readPageAnswer(answer: RawAnswer): NewPlant[] {
   });
 }
 
-/** DELETE /plants/{id}: deleted for a 204, absent for a 404. */
+/** PUT /plants/{id}: created for a 201; updated, or unchanged as Plants-Outcome says, for a 200; mismatch for a 412. */
+export function readPutAnswer(answer: RawAnswer): PutOutcome {
+  if (answer.status === 201 || answer.status === 200) {
+    if (!PlantSchema.safeParse(tryParse(answer.text, JSON.parse)).success) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
+    return answer.status === 201 ? 'created' : answer.outcome === 'unchanged' ? 'unchanged' : 'updated';
+  }
+  if (answer.status === 412 && isError(answer.text)) return 'mismatch';
+  throw failureOf(answer, 'the plant', 'changed', { extension: 'PUT /plants/{id}', unknown: 'the plant may or may not have been changed' });
+}
+
+/** PATCH /plants/{id}: the plant as it now is for a 200 (unchanged as Plants-Outcome says), absent for a 404, mismatch for a 412. */
+export function readPatchAnswer(answer: RawAnswer, id: bigint): PatchOutcome {
+  if (answer.status === 200) {
+    const plant = PlantSchema.safeParse(tryParse(answer.text, JSON.parse));
+    if (!plant.success) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
+    const { name, tag } = plant.data;
+    return { plant: tag === undefined ? { id, name } : { id, name, tag }, changed: answer.outcome !== 'unchanged' };
+  }
+  if (answer.status === 404 && isError(answer.text)) return 'absent';
+  if (answer.status === 412 && isError(answer.text)) return 'mismatch';
+  throw failureOf(answer, 'the change', 'made', { extension: 'PATCH /plants/{id}', unknown: 'the plant may or may not have been changed' });
+}
+
+/** DELETE /plants/{id}: deleted for a 204, absent for a 404, mismatch for a 412 (If-Match). */
 export function readDeleteAnswer(answer: RawAnswer): DeleteOutcome {
   if (answer.status === 204) return 'deleted';
   if (answer.status === 404 && isError(answer.text)) return 'absent';
+  if (answer.status === 412 && isError(answer.text)) return 'mismatch';
   throw failureOf(answer, 'the deletion', 'done', { extension: 'DELETE /plants/{id}', unknown: 'the plant may or may not have been deleted' });
 }
 

@@ -1,5 +1,5 @@
 import type { NewPlant, Plant } from '../core/schemas.js';
-import type { DeleteOutcome, ListQuery } from '../core/store.js';
+import type { DeleteOutcome, Expectation, ListQuery, Patch, PatchOutcome, Put, PutOutcome } from '../core/store.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface PlantsClientOptions {
@@ -25,7 +25,11 @@ export interface PlantsClient {
   /** Undefined for no such plant (404). */
   getPlant(id: bigint): Promise<NewPlant | undefined>;
   listPlants(query: ListQuery): Promise<NewPlant[]>;
-  deletePlant(id: bigint): Promise<DeleteOutcome>;
+  /** PUT /plants/{id}: the plant created or replaced, held to its precondition. */
+  putPlant(put: Put): Promise<PutOutcome>;
+  /** PATCH /plants/{id}, a JSON Merge Patch: the fields given changed, held to its precondition. */
+  patchPlant(patch: Patch): Promise<PatchOutcome>;
+  deletePlant(id: bigint, expect?: Expectation): Promise<DeleteOutcome>;
   /**
    * Whether the service accepts the token, with no effect on its store: a POST of `{}`, which it
    * must refuse with 400 once the token is good, and with 401 (or 403) when it is not.

@@ -17,20 +17,22 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
   // options.env (a proxy is undici's part); a token checked directly must not reach one.
   const agent = new Agent({ keepAlive: true });
   return {
-    request: (method, path, body) =>
+    request: (method, path, body, extra) =>
       new Promise<RawAnswer>((resolve, reject) => {
         const outgoing = request(
           `${options.baseUrl}${path}`,
           {
             method,
             agent,
-            headers: { ...requestHeaders(options, body), ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+            headers: { ...requestHeaders(options, body), ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
             signal: AbortSignal.timeout(timeoutMs(options)),
           },
           (response) => {
             const status = response.statusCode ?? 0;
-            const location = response.headers.location;
-            readAnswerBody(response, status).then((text) => resolve({ status, text, ...(location === undefined ? {} : { location }) }), reject);
+            const { location, etag } = response.headers;
+            const outcome = response.headers['plants-outcome'];
+            const named = { ...(location === undefined ? {} : { location }), ...(etag === undefined ? {} : { etag }), ...(typeof outcome === 'string' ? { outcome } : {}) };
+            readAnswerBody(response, status).then((text) => resolve({ status, text, ...named }), reject);
           },
         );
         outgoing.on('error', reject);

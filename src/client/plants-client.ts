@@ -1,9 +1,10 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
-import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPlantAnswer, readTokenCheckAnswer, transportError } from './answer.js';
+import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, readPlantAnswer, readPutAnswer, readTokenCheckAnswer, transportError } from './answer.js';
+import { patchBody, preconditionHeaders } from './preconditions.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
-import type { RawAnswer, Transport } from './transport.js';
+import type { Method, RawAnswer, Transport } from './transport.js';
 
 /**
  * The client for these options. One plain request (a `plants create`) goes through node:http:
@@ -19,12 +20,12 @@ export async function createPlantsClient(options: PlantsClientOptions): Promise<
 /** The operations on a transport, each request sent again only where it cannot have been processed. */
 function clientOver(transport: Transport, options: PlantsClientOptions): PlantsClient {
   const retry = options.retry ?? NO_RETRY;
-  const send = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: string): Promise<RawAnswer> => {
+  const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>): Promise<RawAnswer> => {
     for (let attempt = 1; ; attempt += 1) {
       const lastTry = attempt >= retry.tries;
       let answer: RawAnswer;
       try {
-        answer = await transport.request(method, path, body);
+        answer = await transport.request(method, path, body, headers);
       } catch (error) {
         if (error instanceof PlantsError) throw error;
         if (lastTry || !isRetryableError(error)) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds);
@@ -44,7 +45,12 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
       if (tag !== undefined) query.set('tag', tag);
       return readPageAnswer(await send('GET', `/plants?${query}`));
     },
-    deletePlant: async (id) => readDeleteAnswer(await send('DELETE', `/plants/${id}`)),
+    putPlant: async ({ plant, expect }) => {
+      const { name, tag } = plant;
+      return readPutAnswer(await send('PUT', `/plants/${plant.id}`, JSON.stringify(tag === undefined ? { name } : { name, tag }), preconditionHeaders(expect)));
+    },
+    patchPlant: async (patch) => readPatchAnswer(await send('PATCH', `/plants/${patch.id}`, patchBody(patch), { 'content-type': 'application/merge-patch+json', ...preconditionHeaders(patch.expect) }), patch.id),
+    deletePlant: async (id, expect) => readDeleteAnswer(await send('DELETE', `/plants/${id}`, undefined, preconditionHeaders(expect))),
     checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}')),
     close: () => transport.close(),
   };

@@ -1,6 +1,6 @@
 import { isPlantsError } from '../core/errors.js';
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
 import type { PlantsClient } from './client-options.js';
 
 /** A UTF-16 code unit that is half of a pair, alone: no UTF-8 (and so no URL) can carry it. */
@@ -11,7 +11,7 @@ const UNFILTERED_PAGE = 1_000;
 /**
  * The store a service is, through the client: so that a command runs the core's logic once,
  * whether its store is the local file or a service. Not atomic over many plants, as the local
- * stores are: `addAll` and `deleteAll` send a request a plant, in order; a plant the service
+ * stores are: each write sends a request a plant, in order; a plant the service
  * refuses is that plant's outcome, in the service's words (a duplicate among them: error 1002);
  * a failure to get an answer stops the call and is thrown (the plants before it are done, and the
  * one sent may have been: its `effect` says).
@@ -33,9 +33,21 @@ export class RemoteStore implements PlantStore {
     return outcomes;
   }
 
-  async deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
+  async putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    const outcomes: PutOutcome[] = [];
+    for (const put of puts) outcomes.push(await this.client.putPlant(put));
+    return outcomes;
+  }
+
+  async patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    const outcomes: PatchOutcome[] = [];
+    for (const patch of patches) outcomes.push(await this.client.patchPlant(patch));
+    return outcomes;
+  }
+
+  async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
     const outcomes: DeleteOutcome[] = [];
-    for (const id of ids) outcomes.push(await this.client.deletePlant(id));
+    for (const target of targets) outcomes.push(typeof target === 'bigint' ? await this.client.deletePlant(target) : await this.client.deletePlant(target.id, target.expect));
     return outcomes;
   }
 

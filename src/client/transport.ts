@@ -6,7 +6,14 @@ export interface RawAnswer {
   text: string;
   retryAfter?: string;
   location?: string;
+  /** The plant's state, where the answer names one (GET, PUT, PATCH of /plants/{id}). */
+  etag?: string;
+  /** What a PUT or PATCH did: `created`, `updated` or `unchanged` (the Plants-Outcome header). */
+  outcome?: string;
 }
+
+/** The methods the client sends: the contract's POST, and the extensions. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How requests reach the service: node:http for a single request, undici for pools and proxies.
@@ -15,7 +22,8 @@ export interface RawAnswer {
  */
 export interface Transport {
   /** `path` is under the base URL: `/plants`, `/plants/1`. */
-  request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: string): Promise<RawAnswer>;
+  /** `headers` add to (or replace) those of every request: preconditions, a PATCH's media type. */
+  request(method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>): Promise<RawAnswer>;
   close(): Promise<void>;
 }
 

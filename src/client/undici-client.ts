@@ -27,18 +27,16 @@ export function createUndiciTransport(options: PlantsClientOptions): Transport {
   const prefix = base.pathname.replace(/\/$/, '');
   const headers = { get: requestHeaders(options, undefined), post: requestHeaders(options, '') };
   return {
-    async request(method, path, body) {
-      const response = await dispatcher.request({ origin: base.origin, path: `${prefix}${path}`, method, headers: body === undefined ? headers.get : headers.post, body: body ?? null });
+    async request(method, path, body, extra) {
+      const common = body === undefined ? headers.get : headers.post;
+      const response = await dispatcher.request({ origin: base.origin, path: `${prefix}${path}`, method, headers: extra === undefined ? common : { ...common, ...extra }, body: body ?? null });
       const text = await readAnswerBody(response.body, response.statusCode);
-      const retryAfter = response.headers['retry-after'];
-      const location = response.headers.location;
-      const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-      return {
-        status: response.statusCode,
-        text,
-        ...(first(retryAfter) === undefined ? {} : { retryAfter: first(retryAfter) as string }),
-        ...(first(location) === undefined ? {} : { location: first(location) as string }),
+      const first = (name: string) => {
+        const value = response.headers[name];
+        return Array.isArray(value) ? value[0] : value;
       };
+      const named = { retryAfter: first('retry-after'), location: first('location'), etag: first('etag'), outcome: first('plants-outcome') };
+      return { status: response.statusCode, text, ...Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined)) };
     },
     async close() {
       await dispatcher.close();

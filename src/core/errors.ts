@@ -19,6 +19,7 @@ export const ERROR_NUMBERS = {
   headers_too_large: 1012,
   outcome_unknown: 1013,
   invalid_parameter: 1014,
+  precondition_failed: 1015,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,

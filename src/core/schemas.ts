@@ -122,6 +122,26 @@ export const NewPlantSchema = z.pipe(jsonObject, z.object({ id: Int64Schema, nam
 /** The same NewPlant, typed as text: command-line flags and CSV cells. */
 export const NewPlantTextSchema = z.pipe(jsonObject, z.object({ id: DecimalInt64Schema, name: text(), tag: z.optional(text()) }));
 
+/**
+ * The body that replaces a plant (PUT /plants/{id}): a Plant, checked as a NewPlant's fields are.
+ * An id is not needed (the path gives it); one given is checked, for the path's to be compared.
+ */
+export const PlantBodySchema = z.pipe(jsonObject, z.object({ id: z.optional(Int64Schema), name: text(), tag: z.optional(text()) }));
+
+/** A tag a patch gives: a new one, or null for none. */
+const PatchTagSchema = field((value): string | null | { problem: string } => {
+  if (value === null) return null;
+  if (typeof value !== 'string') return { problem: `must be a string, or null for no tag, got ${describe(value)}` };
+  return withinLimit(value) ? value : { problem: TEXT_TOO_LONG };
+});
+
+/**
+ * A JSON Merge Patch of a plant (RFC 7396): the fields it gives change, `"tag": null` removes the
+ * tag; a name cannot be removed (`"name": null` is refused as a create refuses it). Fields the
+ * contract does not name are dropped, as a NewPlant's are; an id given is checked, for the path's.
+ */
+export const PatchSchema = z.pipe(jsonObject, z.object({ id: z.optional(Int64Schema), name: z.optional(text()), tag: z.optional(PatchTagSchema) }));
+
 /** The 200 answer: a Plant. Loose on purpose: only the contract's types are checked in answers we read. */
 export const PlantSchema = z.pipe(jsonObject, z.object({ name: z.string(), tag: z.optional(z.string()) }));
 
@@ -129,5 +149,6 @@ export const PlantSchema = z.pipe(jsonObject, z.object({ name: z.string(), tag: 
 export const ErrorBodySchema = z.pipe(jsonObject, z.object({ error: z.pipe(jsonInteger(INT32_MIN, INT32_MAX), z.transform(Number)), message: z.string() }));
 
 export type NewPlant = z.output<typeof NewPlantSchema>;
+export type PlantChange = z.output<typeof PatchSchema>;
 export type Plant = z.output<typeof PlantSchema>;
 export type ErrorBody = z.output<typeof ErrorBodySchema>;

@@ -1,5 +1,4 @@
 import { ERROR_NUMBERS, isPlantsError, type PlantsError } from './errors.js';
-import { IdSet } from './id-map.js';
 import type { NewPlant } from './schemas.js';
 
 /**
@@ -14,8 +13,44 @@ export function isDuplicate(outcome: AddOutcome): boolean {
   return outcome === 'duplicate' || (isPlantsError(outcome) && outcome.error === ERROR_NUMBERS.duplicate_id);
 }
 
-/** What happened to one id handed to a store to delete. */
-export type DeleteOutcome = 'deleted' | 'absent';
+/**
+ * What a write holds a plant to before it is made (HTTP's preconditions): absent (`If-None-Match:
+ * *`), present (`If-Match: *`), or in a state one of these ETags names (`If-Match`: core/etag.ts).
+ * A write whose plant is not so changes nothing: its outcome is `mismatch`.
+ */
+export type Expectation = 'absent' | 'present' | { etags: readonly string[] };
+
+/** A plant to delete, held to a precondition. */
+export interface Removal {
+  id: bigint;
+  expect?: Expectation;
+}
+
+/** What happened to one plant handed to a store to delete. */
+export type DeleteOutcome = 'deleted' | 'absent' | 'mismatch';
+
+/** A plant to create or replace whole (PUT), held to a precondition if `expect`. */
+export interface Put {
+  plant: NewPlant;
+  expect?: Expectation;
+}
+
+/** What happened to one put: created, updated, unchanged (the same plant was stored: nothing written), or its precondition failed. */
+export type PutOutcome = 'created' | 'updated' | 'unchanged' | 'mismatch';
+
+/**
+ * A change to some fields of a stored plant, as a JSON Merge Patch (RFC 7396) gives them: a new
+ * name, a new tag, or no tag (`null`); a field not given stays as it is.
+ */
+export interface Patch {
+  id: bigint;
+  name?: string;
+  tag?: string | null;
+  expect?: Expectation;
+}
+
+/** What happened to one patch: the plant as it now is (`changed` false: it was so already), or nothing done. */
+export type PatchOutcome = { plant: NewPlant; changed: boolean } | 'absent' | 'mismatch';
 
 /** A page of plants, in id order. */
 export interface ListQuery {
@@ -38,8 +73,18 @@ export interface PlantStore {
    * is not added. One outcome per plant.
    */
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]>;
-  /** Deletes the plants with these ids, in order; an id not there (or deleted earlier in the call) is absent. */
-  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]>;
+  /**
+   * Creates or replaces the plants in order, each where its precondition holds. One outcome per
+   * put; a put sees the ones before it in the same call.
+   */
+  putAll(puts: readonly Put[]): Promise<PutOutcome[]>;
+  /** Changes the fields each patch gives of a stored plant, in order: one outcome per patch. */
+  patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]>;
+  /**
+   * Deletes the plants with these ids (each held to a precondition, for a Removal), in order; an
+   * id not there, or deleted earlier in the call, is absent.
+   */
+  deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]>;
   get(id: bigint): Promise<NewPlant | undefined>;
   /** A page of plants in id order: paging by `after` is stable under concurrent writes. */
   list(query: ListQuery): Promise<NewPlant[]>;
@@ -55,27 +100,4 @@ export interface PlantStore {
 }
 
 /** The writes of a store, as `hold` hands them on. */
-export type PlantWriter = Pick<PlantStore, 'addAll' | 'deleteAll'>;
-
-/**
- * The outcome of each add, decided the one way every store decides it, so that they agree: a
- * plant whose id is there, or was added earlier in the same call, is a duplicate.
- */
-export function decideAdds(plants: readonly NewPlant[], has: (id: bigint) => boolean): AddOutcome[] {
-  const added = new IdSet();
-  return plants.map(({ id }) => {
-    if (added.has(id) || has(id)) return 'duplicate';
-    added.add(id);
-    return 'added';
-  });
-}
-
-/** The outcome of each delete: an id not there, or deleted earlier in the same call, is absent. */
-export function decideDeletes(ids: readonly bigint[], has: (id: bigint) => boolean): DeleteOutcome[] {
-  const deleted = new IdSet();
-  return ids.map((id) => {
-    if (deleted.has(id) || !has(id)) return 'absent';
-    deleted.add(id);
-    return 'deleted';
-  });
-}
+export type PlantWriter = Pick<PlantStore, 'addAll' | 'putAll' | 'patchAll' | 'deleteAll'>;

@@ -1,18 +1,28 @@
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
+
+/** The writes a batch may be of: each run of calls of one kind is one call of the inner store's. */
+type Kind = keyof PlantWriter;
+
+/** What the items of each kind of write are, for a message. */
+const NOUNS: Readonly<Record<Kind, string>> = { addAll: 'plants', putAll: 'plants', patchAll: 'patches', deleteAll: 'ids' };
 
 /** A call waiting for the next batch: what it asks, and how to answer it. */
-type Waiting =
-  | { kind: 'add'; plants: readonly NewPlant[]; resolve: (outcomes: AddOutcome[]) => void; reject: (error: unknown) => void }
-  | { kind: 'delete'; ids: readonly bigint[]; resolve: (outcomes: DeleteOutcome[]) => void; reject: (error: unknown) => void };
+interface Waiting {
+  kind: Kind;
+  items: readonly unknown[];
+  resolve: (outcomes: unknown[]) => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Group commit over another store. A durable write costs a lock, an append and an fsync (or a
  * database round trip); calls that arrive while one is being written wait, and then go together:
- * each run of adds (or of deletes) in ONE inner call, in the order they arrived, so the cost is
- * paid per batch, not per request. Each caller still learns exactly its own outcomes, and only
- * once they are durable. A call made while a writer is free starts at once: no timer adds
- * latency. Reads go straight to the inner store.
+ * each run of calls of one kind (adds, puts, patches, deletes) in ONE inner call, in the order
+ * they arrived, so the cost is paid per batch, not per request, and writes to one id are made in
+ * the order they came. Each caller still learns exactly its own outcomes, and only once they are
+ * durable. A call made while a writer is free starts at once: no timer adds latency. Reads go
+ * straight to the inner store.
  *
  * `writers` batches may be in flight at once: 1 for the file store, whose writes take turns at its
  * lock anyway; for a database, as many as it has connections, each batch one statement. A writer
@@ -30,13 +40,19 @@ export class BatchingStore implements PlantStore {
   ) {}
 
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
-    if (plants.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => this.wait({ kind: 'add', plants: [...plants], resolve, reject }));
+    return this.batched<AddOutcome>('addAll', plants);
   }
 
-  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => this.wait({ kind: 'delete', ids: [...ids], resolve, reject }));
+  putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    return this.batched<PutOutcome>('putAll', puts);
+  }
+
+  patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    return this.batched<PatchOutcome>('patchAll', patches);
+  }
+
+  deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
+    return this.batched<DeleteOutcome>('deleteAll', targets);
   }
 
   get(id: bigint): Promise<NewPlant | undefined> {
@@ -61,12 +77,15 @@ export class BatchingStore implements PlantStore {
     await this.inner.close();
   }
 
-  private wait(call: Waiting): void {
-    this.waiting.push(call);
-    if (this.writing < this.writers) {
-      this.writing += 1;
-      void this.writeWhileWaiting();
-    }
+  private batched<O>(kind: Kind, items: readonly unknown[]): Promise<O[]> {
+    if (items.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ kind, items: [...items], resolve: resolve as (outcomes: unknown[]) => void, reject });
+      if (this.writing < this.writers) {
+        this.writing += 1;
+        void this.writeWhileWaiting();
+      }
+    });
   }
 
   private async writeWhileWaiting(): Promise<void> {
@@ -97,19 +116,14 @@ export class BatchingStore implements PlantStore {
   /** One inner call for a run of calls of one kind; never throws (each caller gets the failure instead). */
   private async write(writer: PlantWriter, run: readonly Waiting[]): Promise<void> {
     try {
-      const outcomes: (AddOutcome | DeleteOutcome)[] =
-        run[0]?.kind === 'add'
-          ? await writer.addAll(run.flatMap((call) => (call.kind === 'add' ? call.plants : [])))
-          : await writer.deleteAll(run.flatMap((call) => (call.kind === 'delete' ? call.ids : [])));
-      const asked = run.reduce((sum, call) => sum + (call.kind === 'add' ? call.plants.length : call.ids.length), 0);
-      if (outcomes.length !== asked) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${asked} ${run[0]?.kind === 'add' ? 'plants' : 'ids'}`);
+      const kind = (run[0] as Waiting).kind;
+      const items = run.flatMap((call) => call.items);
+      const outcomes = await (writer[kind] as (items: readonly unknown[]) => Promise<unknown[]>)(items);
+      if (outcomes.length !== items.length) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${items.length} ${NOUNS[kind]}`);
       let start = 0;
       for (const call of run) {
-        const count = call.kind === 'add' ? call.plants.length : call.ids.length;
-        const mine = outcomes.slice(start, start + count);
-        if (call.kind === 'add') call.resolve(mine as AddOutcome[]);
-        else call.resolve(mine as DeleteOutcome[]);
-        start += count;
+        call.resolve(outcomes.slice(start, start + call.items.length));
+        start += call.items.length;
       }
     } catch (error) {
       for (const call of run) call.reject(error);

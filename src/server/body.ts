@@ -1,14 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+import { parseJson } from '../core/json.js';
 import { readPlantJson } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
 import { rejection } from './failures.js';
 
-/** `application/json`, with or without parameters (`; charset=utf-8`), in any case. */
-export function isJsonContentType(header: string | undefined): boolean {
-  const mediaType = (header ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  return mediaType === 'application/json';
+/** A Content-Type's media type, without parameters (`; charset=utf-8`), in lower case. */
+export function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
+
 
 /** How reading a body ended: all of it, or over the limit (the rest was left unread). */
 export type BodyRead = { complete: true; bytes: Buffer } | { complete: false };
@@ -57,18 +58,31 @@ export class ClientGone extends Error {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+function textOfBody(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw rejection(400, 'malformed_json', 'the request body is not valid UTF-8');
+  }
+}
+
+/** The body's JSON, numbers kept exact (core/json.ts): 400 malformed_json for bad UTF-8 or bad JSON. */
+export function jsonOfBody(bytes: Buffer): unknown {
+  const text = textOfBody(bytes);
+  try {
+    return parseJson(text);
+  } catch (error) {
+    // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
+    throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${error instanceof RangeError ? 'nested too deeply' : printable((error as Error).message)}`);
+  }
+}
+
 /**
  * The body's NewPlant (core/plant-json.ts): 400 malformed_json for bad UTF-8 or bad JSON, the
  * `invalid_plant` error for JSON that is not a NewPlant.
  */
 export function newPlantOfBody(bytes: Buffer): NewPlant {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw rejection(400, 'malformed_json', 'the request body is not valid UTF-8');
-  }
-  const reading = readPlantJson(text);
+  const reading = readPlantJson(textOfBody(bytes));
   if (reading.notJson !== undefined) throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${printable(reading.notJson)}`);
   if (reading.invalid !== undefined) throw reading.invalid;
   return reading.plant;

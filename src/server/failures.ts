@@ -58,6 +58,9 @@ export function failureFor(error: unknown): { failure: Failure; expected: boolea
       case 'not_found':
         // The read and delete logic's: no plant with the id.
         return { failure: { status: 404, error: error.error, message: error.message }, expected: true };
+      case 'precondition_failed':
+        // The change logic's: the plant is not in the state If-Match or If-None-Match names.
+        return { failure: { status: 412, error: error.error, message: error.message }, expected: true };
       case 'store_io':
       case 'store_locked':
       case 'store_corrupt':

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ClientGone, isJsonContentType, readRequestBody } from './body.js';
+import { ClientGone, mediaTypeOf, readRequestBody } from './body.js';
 import { failure, failureFor, type Failure } from './failures.js';
 import { sendFailure } from './respond.js';
 import type { RouteMatch, RouteTable } from './routes.js';
@@ -76,8 +76,9 @@ export function refusalOnHeaders<Context>(
     const { methods } = match;
     return failure(405, 'method_not_allowed', `${match.path} accepts only ${methods.join(' and ')}`, { allow: methods.join(', ') });
   }
-  if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-    return failure(400, 'unsupported_media_type', 'the request body must be sent as Content-Type: application/json');
+  const accepts = match.route(req.method)?.accepts;
+  if (accepts !== undefined && !accepts.includes(mediaTypeOf(req.headers['content-type']))) {
+    return failure(400, 'unsupported_media_type', `the request body must be sent as Content-Type: ${accepts.join(' or ')}`);
   }
   return undefined;
 }

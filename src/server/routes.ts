@@ -11,6 +11,8 @@ export interface Route<Context> {
   method: string;
   /** The template: `/plants/{id}`. The log and the metrics name a request by it, never by its path. */
   path: string;
+  /** The media types of a body it takes: a body of another is refused (400, unsupported_media_type). */
+  accepts?: readonly string[];
   handle(req: IncomingMessage, res: ServerResponse, params: PathParams, context: Context): Promise<void>;
 }
 

@@ -69,8 +69,18 @@ export function watchWrites(store: PlantStore, onWritten: () => void): PlantStor
       if (outcomes.includes('added')) onWritten();
       return outcomes;
     },
-    async deleteAll(ids) {
-      const outcomes = await writer.deleteAll(ids);
+    async putAll(puts) {
+      const outcomes = await writer.putAll(puts);
+      if (outcomes.includes('created') || outcomes.includes('updated')) onWritten();
+      return outcomes;
+    },
+    async patchAll(patches) {
+      const outcomes = await writer.patchAll(patches);
+      if (outcomes.some((outcome) => typeof outcome === 'object' && outcome.changed)) onWritten();
+      return outcomes;
+    },
+    async deleteAll(targets) {
+      const outcomes = await writer.deleteAll(targets);
       if (outcomes.includes('deleted')) onWritten();
       return outcomes;
     },

@@ -1,10 +1,11 @@
+import { etagOfFor } from '../core/decide.js';
 import { isPlantsError } from '../core/errors.js';
-import { encodePlant } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore, type PlantWriter } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
 import { NODE_FS, type FileSystem } from '../fs/file-system.js';
+import { adding, deleting, patching, putting, type Decision } from './changes.js';
 import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './fold.js';
-import { DELETED, deleteLine, JournalAppender } from './journal.js';
+import { DELETED, JournalAppender } from './journal.js';
 import type { Snapshot } from './snapshot.js';
 import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
 import { lockStore, underLease, type HeldLock } from './store-lock.js';
@@ -28,13 +29,6 @@ export interface FileStoreOptions {
  * it reads up to that many lines as they are. What it leaves is indexed when it closes.
  */
 const INDEX_IN_A_RUN = 100_000;
-
-/** What a write appends: a line for each of the ids it changes, deleting them or not. */
-interface Changes {
-  ids: bigint[];
-  lines: string[];
-  deleted: boolean;
-}
 
 /**
  * The JSON file store: `<store>` (store-file.ts), `<store>.journal` (journal.ts) and the
@@ -78,8 +72,16 @@ export class FileStore implements PlantStore {
     return this.hold((writer) => writer.addAll(plants));
   }
 
-  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    return this.hold((writer) => writer.deleteAll(ids));
+  putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    return this.hold((writer) => writer.putAll(puts));
+  }
+
+  patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    return this.hold((writer) => writer.patchAll(patches));
+  }
+
+  deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
+    return this.hold((writer) => writer.deleteAll(targets));
   }
 
   get(id: bigint): Promise<NewPlant | undefined> {
@@ -119,25 +121,16 @@ export class FileStore implements PlantStore {
   /** The writes of one hold, one after another, each on the store as the one before left it. */
   private writer(leased: () => Promise<HeldLock>): PlantWriter {
     let turn: Promise<unknown> = Promise.resolve();
-    const inTurn = <O>(decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Changes }) => {
+    const inTurn = <O>(decide: Decision<O>) => {
       const run = turn.then(async () => this.write(await leased(), decide));
       turn = run.catch(() => undefined);
       return run;
     };
     return {
-      addAll: (plants) =>
-        inTurn((snapshot) => {
-          const outcomes = decideAdds(plants, (id) => snapshot.has(id));
-          const changes: Changes = { ids: [], lines: [], deleted: false };
-          plants.forEach((plant, i) => outcomes[i] === 'added' && changes.ids.push(plant.id) && changes.lines.push(encodePlant(plant)));
-          return { outcomes, changes };
-        }),
-      deleteAll: (ids) =>
-        inTurn((snapshot) => {
-          const outcomes = decideDeletes(ids, (id) => snapshot.has(id));
-          const deleted = ids.filter((_, i) => outcomes[i] === 'deleted');
-          return { outcomes, changes: { ids: deleted, lines: deleted.map(deleteLine), deleted: true } };
-        }),
+      addAll: (plants) => inTurn(adding(plants)),
+      putAll: async (puts) => inTurn(putting(puts, await etagOfFor(puts))),
+      patchAll: async (patches) => inTurn(patching(patches, await etagOfFor(patches))),
+      deleteAll: async (targets) => inTurn(deleting(targets, await etagOfFor(targets))),
     };
   }
 
@@ -146,7 +139,7 @@ export class FileStore implements PlantStore {
    * the next snapshot. Each change on disk confirms the lease first. A failure forgets the snapshot:
    * the next call reads the files again rather than trust what this one may have left half done.
    */
-  private async write<O>(lease: HeldLock, decide: (snapshot: Snapshot) => { outcomes: O[]; changes: Changes }): Promise<O[]> {
+  private async write<O>(lease: HeldLock, decide: Decision<O>): Promise<O[]> {
     try {
       let snapshot = (this.snapshot = this.files.current(this.snapshot));
       const { outcomes, changes } = decide(snapshot);

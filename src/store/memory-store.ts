@@ -1,5 +1,6 @@
+import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../core/decide.js';
 import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore, type PlantWriter } from '../core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
 
 /** A PlantStore in memory: for tests, and the model the other stores must behave like. */
 export class MemoryStore implements PlantStore {
@@ -11,9 +12,21 @@ export class MemoryStore implements PlantStore {
     return outcomes;
   }
 
-  async deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    const outcomes = decideDeletes(ids, (id) => this.plants.has(id));
-    ids.forEach((id, i) => outcomes[i] === 'deleted' && this.plants.delete(id));
+  async putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    const { outcomes, writes } = decidePuts(puts, (id) => this.plants.get(id), await etagOfFor(puts));
+    for (const plant of writes) this.plants.set(plant.id, plant);
+    return outcomes;
+  }
+
+  async patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    const { outcomes, writes } = decidePatches(patches, (id) => this.plants.get(id), await etagOfFor(patches));
+    for (const plant of writes) this.plants.set(plant.id, plant);
+    return outcomes;
+  }
+
+  async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
+    const outcomes = decideDeletes(targets, (id) => this.plants.has(id), (id) => this.plants.get(id), await etagOfFor(targets));
+    targets.forEach((target, i) => outcomes[i] === 'deleted' && this.plants.delete(targetId(target)));
     return outcomes;
   }
 

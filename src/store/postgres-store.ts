@@ -1,22 +1,18 @@
 import pg, { type PoolClient, type QueryResultRow } from 'pg';
 import { PlantsError, type Effect } from '../core/errors.js';
 import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, type AddOutcome, type DeleteOutcome, type ListQuery, type PlantStore, type PlantWriter } from '../core/store.js';
+import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../core/decide.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
 import { maskedDatabaseUrl } from './database-url.js';
 import { ensureSchema } from './postgres-schema.js';
-import { fromDatabaseText, toDatabaseText } from './postgres-text.js';
+import { toDatabaseText } from './postgres-text.js';
+import { columnsOf, plantOf, putInStatements, writeLocked, type PlantRow } from './postgres-writes.js';
 
 export interface PostgresStoreOptions {
   /** Connections at most (default 10): writes in flight and reads share them. */
   poolSize?: number;
   /** How long to wait for a connection before the call fails as unavailable (default 5 s). */
   connectTimeoutMs?: number;
-}
-
-interface PlantRow {
-  id_text: string;
-  name: string;
-  tag: string | null;
 }
 
 // Ids cross the wire as decimal text both ways (`::bigint` in, `::text` out): never a JS number.
@@ -72,21 +68,42 @@ export class PostgresStore implements PlantStore {
     if (plants.length === 0) return [];
     const first = new Map<bigint, NewPlant>();
     for (const plant of plants) if (!first.has(plant.id)) first.set(plant.id, plant);
-    const sent = [...first.values()];
-    const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', ADD, [
-      sent.map((plant) => plant.id.toString()),
-      sent.map((plant) => toDatabaseText(plant.name)),
-      sent.map((plant) => (plant.tag === undefined ? null : toDatabaseText(plant.tag))),
-    ]);
+    const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', ADD, columnsOf([...first.values()]));
     const added = new Set(rows.map((row) => BigInt(row.id_text)));
     return decideAdds(plants, (id) => !added.has(id));
   }
 
-  async deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', DELETE, [[...new Set(ids)].map(String)]);
-    const deleted = new Set(rows.map((row) => BigInt(row.id_text)));
-    return decideDeletes(ids, (id) => deleted.has(id));
+  /** Puts held to no precondition in one statement a run; any other in a transaction (postgres-writes.ts). */
+  async putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    if (puts.length === 0) return [];
+    if (puts.every((put) => put.expect === undefined)) return await this.withClient('unknown', (client) => putInStatements(client, puts));
+    const etagOf = await etagOfFor(puts);
+    const ids = puts.map((put) => put.plant.id);
+    return await this.withClient('unknown', (client) => writeLocked(client, ids, (get) => ({ ...decidePuts(puts, get, etagOf), deletes: [] })));
+  }
+
+  /** Patches depend on the plants as they are: in a transaction (postgres-writes.ts). */
+  async patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    if (patches.length === 0) return [];
+    const etagOf = await etagOfFor(patches);
+    return await this.withClient('unknown', (client) => writeLocked(client, patches.map((patch) => patch.id), (get) => ({ ...decidePatches(patches, get, etagOf), deletes: [] })));
+  }
+
+  async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
+    if (targets.length === 0) return [];
+    const ids = targets.map(targetId);
+    if (targets.every((target) => typeof target === 'bigint' || target.expect === undefined)) {
+      const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', DELETE, [[...new Set(ids)].map(String)]);
+      const deleted = new Set(rows.map((row) => BigInt(row.id_text)));
+      return decideDeletes(ids, (id) => deleted.has(id), () => undefined);
+    }
+    const etagOf = await etagOfFor(targets);
+    return await this.withClient('unknown', (client) =>
+      writeLocked(client, ids, (get) => {
+        const outcomes = decideDeletes(targets, (id) => get(id) !== undefined, get, etagOf);
+        return { outcomes, writes: [], deletes: ids.filter((_, i) => outcomes[i] === 'deleted') };
+      }),
+    );
   }
 
   async get(id: bigint): Promise<NewPlant | undefined> {
@@ -105,7 +122,7 @@ export class PostgresStore implements PlantStore {
     return rows.map(plantOf);
   }
 
-  /** Each write is one statement, whole or not at all: there is nothing to hold between them. */
+  /** Each write is one statement or one transaction, whole or not at all: there is nothing to hold between them. */
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
     return work(this);
   }
@@ -153,9 +170,4 @@ export class PostgresStore implements PlantStore {
       hint: 'check that PostgreSQL is running and that --database (or PLANTS_DATABASE_URL) names it',
     });
   }
-}
-
-function plantOf(row: PlantRow): NewPlant {
-  const name = fromDatabaseText(row.name);
-  return row.tag === null ? { id: BigInt(row.id_text), name } : { id: BigInt(row.id_text), name, tag: fromDatabaseText(row.tag) };
 }

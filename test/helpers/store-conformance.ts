@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
+import { etagOf } from '../../src/core/etag.js';
 import { isDuplicate, type AddOutcome, type PlantStore } from '../../src/core/store.js';
 
 /** Opens a fresh, empty store; `reopen` opens the same store again, as another process would. */
@@ -67,6 +68,81 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
         expect(ids(await store.list({ limit: 100, tag: 'even' }))).toEqual([MIN, 0n, 10n, 100n]);
         expect(ids(await store.list({ limit: 1, tag: 'even', after: 0n }))).toEqual([10n]);
         expect(ids(await store.list({ limit: 100, tag: 'odd' }))).toEqual([]);
+      });
+    });
+
+    it('puts: creates, replaces whole, writes nothing for the same plant, and holds each to its precondition', async () => {
+      await withStore(async (store, reopen) => {
+        expect(await store.putAll([{ plant: { id: 1n, name: 'a', tag: 't' } }])).toEqual(['created']);
+        expect(await store.putAll([{ plant: { id: 1n, name: 'a', tag: 't' } }])).toEqual(['unchanged']);
+        // In order, each on what the one before left: a replacement without a tag leaves none.
+        expect(
+          await store.putAll([
+            { plant: { id: 1n, name: 'b' } },
+            { plant: { id: 1n, name: 'c' } },
+            { plant: { id: 2n, name: 'x' }, expect: 'absent' },
+            { plant: { id: 1n, name: 'd' }, expect: 'absent' },
+            { plant: { id: 3n, name: 'y' }, expect: 'present' },
+          ]),
+        ).toEqual(['updated', 'updated', 'created', 'mismatch', 'mismatch']);
+        const etag = etagOf({ id: 1n, name: 'c' });
+        expect(
+          await store.putAll([
+            { plant: { id: 1n, name: 'e' }, expect: { etags: ['"nope"'] } },
+            { plant: { id: 1n, name: 'f', tag: 'u' }, expect: { etags: ['"other"', etag] } },
+            { plant: { id: 1n, name: 'g' }, expect: { etags: [etag] } },
+            { plant: { id: 2n, name: 'x' }, expect: 'present' },
+          ]),
+        ).toEqual(['mismatch', 'updated', 'mismatch', 'unchanged']);
+        const again = await reopen();
+        try {
+          expect(await again.list({ limit: 10 })).toEqual([{ id: 1n, name: 'f', tag: 'u' }, { id: 2n, name: 'x' }]);
+        } finally {
+          await again.close();
+        }
+      });
+    });
+
+    it('patches: changes only the fields given, null removes the tag, absent and mismatched change nothing', async () => {
+      await withStore(async (store, reopen) => {
+        await store.addAll([{ id: 1n, name: 'a', tag: 't' }]);
+        expect(await store.patchAll([{ id: 1n, name: 'b' }])).toEqual([{ plant: { id: 1n, name: 'b', tag: 't' }, changed: true }]);
+        expect(await store.patchAll([{ id: 1n, tag: null }, { id: 1n }, { id: 1n, name: 'b' }])).toEqual([
+          { plant: { id: 1n, name: 'b' }, changed: true },
+          { plant: { id: 1n, name: 'b' }, changed: false },
+          { plant: { id: 1n, name: 'b' }, changed: false },
+        ]);
+        expect(await store.patchAll([{ id: 9n, name: 'x' }, { id: 9n, name: 'x', expect: { etags: ['"any"'] } }, { id: 9n, name: 'x', expect: 'absent' }])).toEqual(['absent', 'mismatch', 'absent']);
+        const etag = etagOf({ id: 1n, name: 'b' });
+        expect(await store.patchAll([{ id: 1n, tag: 'u', expect: { etags: [etag] } }, { id: 1n, name: 'c', expect: { etags: [etag] } }, { id: 1n, name: 'd', expect: 'present' }])).toEqual([
+          { plant: { id: 1n, name: 'b', tag: 'u' }, changed: true },
+          'mismatch',
+          { plant: { id: 1n, name: 'd', tag: 'u' }, changed: true },
+        ]);
+        const again = await reopen();
+        try {
+          expect(await again.get(1n)).toEqual({ id: 1n, name: 'd', tag: 'u' });
+          expect(await again.get(9n)).toBeUndefined();
+        } finally {
+          await again.close();
+        }
+      });
+    });
+
+    it('deletes held to a precondition: the plant in the state named, else nothing', async () => {
+      await withStore(async (store) => {
+        await store.addAll([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
+        expect(
+          await store.deleteAll([
+            { id: 1n, expect: { etags: ['"stale"'] } },
+            { id: 2n, expect: { etags: [etagOf({ id: 2n, name: 'b' })] } },
+            { id: 2n, expect: 'present' },
+            { id: 3n, expect: 'present' },
+            { id: 3n },
+            3n,
+          ]),
+        ).toEqual(['mismatch', 'deleted', 'mismatch', 'mismatch', 'absent', 'absent']);
+        expect(await store.list({ limit: 10 })).toEqual([{ id: 1n, name: 'a' }]);
       });
     });
 

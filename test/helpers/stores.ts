@@ -1,5 +1,5 @@
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, PlantStore, PlantWriter } from '../../src/core/store.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../src/core/store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 /** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
@@ -8,8 +8,14 @@ export class DelegatingStore implements PlantStore {
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
     return this.inner.addAll(plants);
   }
-  deleteAll(ids: readonly bigint[]): Promise<DeleteOutcome[]> {
-    return this.inner.deleteAll(ids);
+  putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
+    return this.inner.putAll(puts);
+  }
+  patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
+    return this.inner.patchAll(patches);
+  }
+  deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
+    return this.inner.deleteAll(targets);
   }
   get(id: bigint): Promise<NewPlant | undefined> {
     return this.inner.get(id);

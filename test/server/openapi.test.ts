@@ -40,7 +40,7 @@ describe('openapi.json', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
       Object.entries(methods).filter(([method]) => method !== 'parameters').map(([method, operation]) => [`${method} ${path}`, operation['x-plants-extension'] === true] as const),
     );
-    expect(operations.sort()).toEqual([['delete /plants/{id}', true], ['get /plants', true], ['get /plants/{id}', true], ['post /plants', false]]);
+    expect(operations.sort()).toEqual([['delete /plants/{id}', true], ['get /plants', true], ['get /plants/{id}', true], ['patch /plants/{id}', true], ['post /plants', false], ['put /plants/{id}', true]]);
     const post = openapi.paths['/plants']?.post;
     expect(post?.requestBody.required).toBe(true);
     expect(post?.requestBody.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/NewPlant' });

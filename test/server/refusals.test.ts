@@ -90,8 +90,8 @@ describe('refusals before the body: token, path, method, size', () => {
     ['DELETE', '/plants', 'GET, POST'],
     ['PATCH', '/plants', 'GET, POST'],
     ['OPTIONS', '/plants', 'GET, POST'],
-    ['POST', '/plants/1', 'DELETE, GET'],
-    ['PUT', '/plants/1', 'DELETE, GET'],
+    ['POST', '/plants/1', 'DELETE, GET, PATCH, PUT'],
+    ['OPTIONS', '/plants/1', 'DELETE, GET, PATCH, PUT'],
   ] as const)('answers 405 with Allow for %s %s', async (method, path, allow) => {
     const answer = await server.send({ method, path, ...(method === 'OPTIONS' ? {} : { body: PLANT }) });
     expect(answer.status).toBe(405);

@@ -6,18 +6,18 @@ const handle = async () => undefined;
 
 describe('the route table', () => {
   it('is the one list of the service: method, template and handler', () => {
-    expect(PLANT_ROUTES.routes.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /plants', 'GET /plants', 'GET /plants/{id}', 'DELETE /plants/{id}']);
+    expect(PLANT_ROUTES.routes.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /plants', 'GET /plants', 'GET /plants/{id}', 'PUT /plants/{id}', 'PATCH /plants/{id}', 'DELETE /plants/{id}']);
     expect(PLANT_ROUTES.notFoundMessage).toBe('no such resource: the service has /plants and /plants/{id}');
   });
 
   it('matches a target by its path alone, with its parameters percent-decoded, and names the rest OTHER_PATH', () => {
     expect(PLANT_ROUTES.match('/plants?limit=2')).toMatchObject({ path: '/plants', params: {}, methods: ['GET', 'POST'] });
-    expect(PLANT_ROUTES.match('/plants/-12%33')).toMatchObject({ path: '/plants/{id}', params: { id: '-123' }, methods: ['DELETE', 'GET'] });
+    expect(PLANT_ROUTES.match('/plants/-12%33')).toMatchObject({ path: '/plants/{id}', params: { id: '-123' }, methods: ['DELETE', 'GET', 'PATCH', 'PUT'] });
     // Not percent-encoding: kept as it came, for the id check to refuse.
     expect(PLANT_ROUTES.match('/plants/%E0%A4%A')?.params).toEqual({ id: '%E0%A4%A' });
     for (const target of ['/', '/plants/', '/plants/1/x', '/Plants', '/v1/plants', '/plants.json']) expect(PLANT_ROUTES.match(target), target).toBeUndefined();
     expect(PLANT_ROUTES.nameOf('/TOKEN/plants')).toBe(OTHER_PATH);
-    expect(PLANT_ROUTES.match('/plants/1')?.route('PUT')).toBeUndefined();
+    expect(PLANT_ROUTES.match('/plants/1')?.route('POST')).toBeUndefined();
     expect(PLANT_ROUTES.match('/plants/1')?.route('DELETE')?.method).toBe('DELETE');
   });
 

@@ -1,0 +1,50 @@
+import { decideAdds, decideDeletes, decidePatches, decidePuts, targetId, type EtagOf } from '../core/decide.js';
+import { encodePlant } from '../core/plant-json.js';
+import type { NewPlant } from '../core/schemas.js';
+import type { AddOutcome, DeleteOutcome, Patch, PatchOutcome, Put, PutOutcome, Removal } from '../core/store.js';
+import { deleteLine } from './journal.js';
+import type { Snapshot } from './snapshot.js';
+
+/** What a write appends to the journal: a line for each of the ids it changes, deleting them or not. */
+export interface Changes {
+  ids: bigint[];
+  lines: string[];
+  deleted: boolean;
+}
+
+/** A write, decided on the store as a snapshot holds it (core/decide.ts): its outcomes, and what it appends. */
+export type Decision<O> = (snapshot: Snapshot) => { outcomes: O[]; changes: Changes };
+
+/** The lines of plants a write leaves: each plant's whole state, the last line of an id winning. */
+function plantLines(plants: readonly NewPlant[]): Changes {
+  return { ids: plants.map((plant) => plant.id), lines: plants.map(encodePlant), deleted: false };
+}
+
+export function adding(plants: readonly NewPlant[]): Decision<AddOutcome> {
+  return (snapshot) => {
+    const outcomes = decideAdds(plants, (id) => snapshot.has(id));
+    return { outcomes, changes: plantLines(plants.filter((_, i) => outcomes[i] === 'added')) };
+  };
+}
+
+export function putting(puts: readonly Put[], etagOf: EtagOf | undefined): Decision<PutOutcome> {
+  return (snapshot) => {
+    const { outcomes, writes } = decidePuts(puts, (id) => snapshot.get(id), etagOf);
+    return { outcomes, changes: plantLines(writes) };
+  };
+}
+
+export function patching(patches: readonly Patch[], etagOf: EtagOf | undefined): Decision<PatchOutcome> {
+  return (snapshot) => {
+    const { outcomes, writes } = decidePatches(patches, (id) => snapshot.get(id), etagOf);
+    return { outcomes, changes: plantLines(writes) };
+  };
+}
+
+export function deleting(targets: readonly (bigint | Removal)[], etagOf: EtagOf | undefined): Decision<DeleteOutcome> {
+  return (snapshot) => {
+    const outcomes = decideDeletes(targets, (id) => snapshot.has(id), (id) => snapshot.get(id), etagOf);
+    const deleted = targets.filter((_, i) => outcomes[i] === 'deleted').map(targetId);
+    return { outcomes, changes: { ids: deleted, lines: deleted.map(deleteLine), deleted: true } };
+  };
+}
