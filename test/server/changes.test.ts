@@ -1,8 +1,12 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { etagOf } from '../../src/core/etag.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
+import { FileStore } from '../../src/store/file-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { faultyFs } from '../helpers/faulty-fs.js';
+import { tempDir } from '../helpers/temp.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 const MAX = 9223372036854775807n;
@@ -118,5 +122,28 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
   it('answers 413 for a body over the limit before it looks at the id', async () => {
     const answer = await server.send({ method: 'DELETE', path: '/plants/1e3', body: ' '.repeat(70_000), headers: { 'content-type': 'application/json' } });
     expect(answer.status).toBe(413);
+  });
+});
+
+describe('a change the disk has no room for', () => {
+  it('answers 503 (nothing stored), and the plant is as it was', async () => {
+    const fs = faultyFs();
+    const store = await FileStore.open(join(await tempDir(), 'plants.json'), { fs });
+    const server = await startServer(new BatchingStore(store));
+    try {
+      expect((await server.send({ method: 'PUT', path: '/plants/1', body: '{"name":"Fern","tag":"herb"}' })).status).toBe(201);
+      fs.room = 0;
+      for (const [method, body] of [['PUT', '{"name":"Oak"}'], ['PATCH', '{"tag":null}']] as const) {
+        const answer = await server.send({ method, path: '/plants/1', body });
+        expect(answer.status).toBe(503);
+        expect(answer.headers['retry-after']).toBe('1');
+      }
+      expect((await server.send({ method: 'DELETE', path: '/plants/1' })).status).toBe(503);
+      fs.room = Infinity;
+      expect(JSON.parse((await server.send({ method: 'GET', path: '/plants/1' })).body)).toEqual({ id: 1, name: 'Fern', tag: 'herb' });
+    } finally {
+      await server.stop();
+      await store.close();
+    }
   });
 });
