@@ -6,7 +6,7 @@ import { runBulk } from '../../bulk/run-bulk.js';
 import type { BulkKind } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
-import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
+import { withTargetStore } from '../../target-store.js';
 import type { DeleteOptions, DeleteResult } from './types.js';
 
 export { exitCode, renderHuman, renderJson } from './render.js';
@@ -32,21 +32,8 @@ const DELETE: BulkKind<bigint, IdFormat> = {
 export async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
   if (options.many) return { many: true, bulk: await runBulk(DELETE, options.bulk, ctx) };
   const id = idFlag('delete', '--id', options.id);
-  const settings = await targetSettings(options.target, ctx);
-  if (options.target.local) {
-    const { store, path } = await openLocalStore(settings, ctx);
-    try {
-      await deletePlant(store, id);
-      return { many: false, id, where: path };
-    } finally {
-      await store.close();
-    }
-  }
-  const { client, baseUrl } = await serviceClient(settings, ctx);
-  try {
-    if ((await client.deletePlant(id)) === 'absent') throw noSuchPlant(id);
-    return { many: false, id, where: baseUrl };
-  } finally {
-    await client.close();
-  }
+  return await withTargetStore(options.target, ctx, async ({ store, where }) => {
+    await deletePlant(store, id);
+    return { many: false, id, where };
+  });
 }

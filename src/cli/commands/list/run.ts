@@ -1,8 +1,8 @@
 import type { NewPlant } from '../../../core/schemas.js';
-import type { ListQuery } from '../../../core/store.js';
+import type { PlantStore } from '../../../core/store.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
-import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
+import { openTargetStore } from '../../target-store.js';
 import type { ListOptions, ListResult } from './types.js';
 
 export { exitCode, renderHuman, renderJson } from './render.js';
@@ -12,31 +12,23 @@ const PAGE = 1_000;
 
 export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
   const after = options.after === undefined ? undefined : idFlag('list', '--after', options.after);
-  const settings = await targetSettings(options.target, ctx);
-  let source: { page(query: ListQuery): Promise<NewPlant[]>; close(): Promise<void> };
-  if (options.target.local) {
-    const { store } = await openLocalStore(settings, ctx);
-    source = { page: (query) => store.list(query), close: () => store.close() };
-  } else {
-    const { client } = await serviceClient(settings, ctx);
-    source = { page: (query) => client.listPlants(query), close: () => client.close() };
-  }
-  return { pages: pagesOf(source, after, options), ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+  const { store } = await openTargetStore(options.target, ctx);
+  return { pages: pagesOf(store, after, options), ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
 }
 
-/** Page after page, each after the last id of the one before, until there are no more or the limit is reached; the source closed at the end. */
-async function* pagesOf(source: { page(query: ListQuery): Promise<NewPlant[]>; close(): Promise<void> }, first: bigint | undefined, options: ListOptions): AsyncIterable<NewPlant[]> {
+/** Page after page, each after the last id of the one before, until there are no more or the limit is reached; the store closed at the end. */
+async function* pagesOf(store: PlantStore, first: bigint | undefined, options: ListOptions): AsyncIterable<NewPlant[]> {
   try {
     let after = first;
     for (let left = options.limit ?? Infinity; left > 0; ) {
       const limit = Math.min(PAGE, left);
-      const page = await source.page({ limit, ...(after === undefined ? {} : { after }), ...(options.tag === undefined ? {} : { tag: options.tag }) });
+      const page = await store.list({ limit, ...(after === undefined ? {} : { after }), ...(options.tag === undefined ? {} : { tag: options.tag }) });
       if (page.length > 0) yield page;
       if (page.length < limit) return;
       left -= page.length;
       after = (page[page.length - 1] as NewPlant).id;
     }
   } finally {
-    await source.close();
+    await store.close();
   }
 }
