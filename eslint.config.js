@@ -12,6 +12,16 @@ export default tseslint.config(
   // CommonJS files: the executable, and preloads for measured processes (node --require).
   { files: ['bin/**/*.cjs', 'bench/**/*.cjs', 'test/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/fs/**'],
+    rules: {
+      // One file-system seam (src/fs/file-system.ts): what a test injects to fail any read or write.
+      'no-restricted-imports': ['error', {
+        paths: ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'].map((name) => ({ name, message: 'take the FileSystem of src/fs/file-system.ts (from the context or the store options)' })),
+      }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       // The core is pure domain logic: no CLI, HTTP, colour or config libraries.

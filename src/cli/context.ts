@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
 import type { PlantStore } from '../core/store.js';
+import type { FileSystem } from '../fs/file-system.js';
 import type { StoreLocation } from '../store/open-store.js';
 import type { Style } from './output.js';
 
@@ -61,6 +62,11 @@ export interface Context {
   configDir: string;
   /** Where the default store lives: the user's data directory. */
   dataDir: string;
+  /**
+   * What every file of a command is read and written through: the store, the config, serve's
+   * records and token, bulk inputs and outputs. node:fs in a run; in tests, one that fails.
+   */
+  fs: FileSystem;
   /** The store at `location`, opened: read and checked now (one not ours is `store_corrupt`). */
   openStore(location: StoreLocation): Promise<PlantStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;

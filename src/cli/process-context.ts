@@ -3,8 +3,8 @@ import envPaths from 'env-paths';
 // nothing else of the file (build.mjs).
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Context, ProcessState } from './context.js';
-import { fstatSync, readFileSync } from 'node:fs';
 import { printable } from '../core/printable.js';
+import { NODE_FS } from '../fs/file-system.js';
 import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
 
@@ -29,7 +29,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         const { readSecretLine } = await import('./secret-prompt.js');
         return await readSecretLine(process.stdin, process.stderr, prompt, () => process.kill(process.pid, 'SIGINT'));
       },
-      stdinFile: () => fileIdentity(() => fstatSync(0)),
+      stdinFile: () => fileIdentity(() => NODE_FS.fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
     },
@@ -38,6 +38,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     cwd: process.cwd(),
     configDir: (env.PLANTS_CONFIG_DIR ?? '') !== '' ? (env.PLANTS_CONFIG_DIR as string) : paths.config,
     dataDir: paths.data,
+    fs: NODE_FS,
     async openStore(location) {
       const { openStore } = await import('../store/open-store.js');
       // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
@@ -82,7 +83,7 @@ export function processState(pid: number, title: string): ProcessState {
   }
   let commandLine: string;
   try {
-    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    commandLine = NODE_FS.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
     // No /proc (macOS, Windows): live and ours is all there is to know.
     return 'running';

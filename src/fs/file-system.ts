@@ -40,3 +40,6 @@ export type FileSystem = Pick<
 >;
 
 export const NODE_FS: FileSystem = nodeFs;
+
+/** What a stat answers, for the rest of src/, which does not import node:fs. */
+export type { BigIntStats, Stats } from 'node:fs';

@@ -1,4 +1,5 @@
 import type { PlantStore } from '../core/store.js';
+import type { FileSystem } from '../fs/file-system.js';
 
 /** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
 export type StoreLocation = { kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number };
@@ -6,6 +7,8 @@ export type StoreLocation = { kind: 'file'; path: string } | { kind: 'postgres';
 export interface OpenStoreOptions {
   /** The file store calls it when a write has waited a second for another process's lock. */
   onLockWait?: (path: string) => void;
+  /** What the file store's files are read and written through (default node:fs). */
+  fs?: FileSystem;
 }
 
 /** The store at `location`, opened and checked; only that store's code (and driver) is loaded. */
@@ -13,8 +16,8 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   switch (location.kind) {
     case 'file': {
       const { FileStore } = await import('./file-store.js');
-      const { onLockWait } = options;
-      return await FileStore.open(location.path, onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) });
+      const { onLockWait, fs } = options;
+      return await FileStore.open(location.path, { ...(onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) }), ...(fs === undefined ? {} : { fs }) });
     }
     case 'postgres': {
       const { PostgresStore } = await import('./postgres-store.js');

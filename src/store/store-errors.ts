@@ -1,6 +1,5 @@
-import type { BigIntStats } from 'node:fs';
 import { PlantsError } from '../core/errors.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { FileSystem, BigIntStats } from '../fs/file-system.js';
 import { ioReason, isOutOfSpace } from '../fs/io-reason.js';
 
 /** A failure that left the store as it was: nothing was written, or what was is taken back. */

@@ -1,7 +1,6 @@
-import type { BigIntStats } from 'node:fs';
 import { endianness } from 'node:os';
 import { replaceFileSync } from '../fs/durable-file.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { FileSystem, BigIntStats } from '../fs/file-system.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
 import { storeIoError } from './store-errors.js';
 

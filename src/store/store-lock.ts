@@ -1,7 +1,6 @@
-import type { BigIntStats } from 'node:fs';
 import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
-import { NODE_FS, type FileSystem } from '../fs/file-system.js';
+import { NODE_FS, type FileSystem, type BigIntStats } from '../fs/file-system.js';
 import { ioReason } from '../fs/io-reason.js';
 import { makeDirectory } from '../fs/make-directory.js';
 import { storeIoError, unchangedHint } from './store-errors.js';

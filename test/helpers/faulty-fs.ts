@@ -38,3 +38,27 @@ export function faultyFs(room = Infinity, maxPerWrite = Infinity): FaultyFs {
   };
   return fs;
 }
+
+/** The calls of a FileSystem that take a callback (the rest are synchronous). */
+const CALLBACK_CALLS = new Set<keyof FileSystem>(['open', 'read', 'write', 'close', 'fdatasync']);
+
+/**
+ * node:fs, but each call named in `calls` fails with `code` (EIO: a disk that cannot be read)
+ * where `when` says, given the call's first argument (a path or a descriptor): synchronous ones
+ * throw, the others call back with the error.
+ */
+export function failingFs(calls: readonly (keyof FileSystem)[], code = 'EIO', when: (first: unknown) => boolean = () => true): FileSystem & { failed: number } {
+  const fs = { ...NODE_FS, failed: 0 } as FileSystem & { failed: number };
+  const error = (call: string) => Object.assign(new Error(`${code}: injected failure, ${call}`), { code, syscall: call });
+  for (const call of calls) {
+    const real = NODE_FS[call] as (...args: unknown[]) => unknown;
+    (fs as unknown as Record<string, unknown>)[call] = (...args: unknown[]) => {
+      if (!when(args[0])) return real(...args);
+      fs.failed += 1;
+      if (!CALLBACK_CALLS.has(call)) throw error(call);
+      process.nextTick(args[args.length - 1] as (error: Error) => void, error(call));
+      return undefined;
+    };
+  }
+  return fs;
+}

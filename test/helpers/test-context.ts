@@ -6,6 +6,7 @@ import type { Context } from '../../src/cli/context.js';
 import { processState } from '../../src/cli/process-context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from './temp.js';
 
@@ -28,6 +29,8 @@ export interface TestContextOptions {
   tty?: boolean;
   /** Standard input is a terminal, where a prompt for a token is answered with this. */
   terminalAnswer?: string;
+  /** What the command's files are read and written through (default node:fs): a faulty one fails them. */
+  fs?: FileSystem;
 }
 
 /**
@@ -59,7 +62,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     cwd: dir,
     configDir: join(dir, 'config'),
     dataDir: join(dir, 'data'),
-    openStore: (location) => openStore(location),
+    fs: options.fs ?? NODE_FS,
+    openStore: (location) => openStore(location, options.fs === undefined ? {} : { fs: options.fs }),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
     now: () => Date.now(),
     pid: process.pid,

@@ -1,15 +1,16 @@
-import { statSync, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { PlantsError } from '../../core/errors.js';
 import type { IOStreams } from '../context.js';
 import { fileIdentity } from '../file-identity.js';
 import { untilTaken } from '../paced-output.js';
+import { fileReadStream, fileWriteStream, openFile } from '../../fs/file-streams.js';
+import type { FileSystem } from '../../fs/file-system.js';
 import { ioReason } from '../../fs/io-reason.js';
 
 export interface Input {
-  stream: Readable;
+  /** Its bytes as they come; a read that fails part way is `unreadable_input`, with the reason. */
+  chunks: AsyncIterable<Buffer | string>;
   /** Bytes in all, when known (a file): the progress line's 100%. */
   size: number | undefined;
   /** Stops reading, and closes the file (not standard input): resolves once it is closed. */
@@ -17,21 +18,30 @@ export interface Input {
 }
 
 /** The input of bulk work: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
-export async function openInput(path: string, io: IOStreams): Promise<Input> {
-  if (path === '-') return { stream: io.stdin, size: undefined, close: async () => void io.stdin.destroy() };
+export async function openInput(path: string, io: IOStreams, fs: FileSystem): Promise<Input> {
+  if (path === '-') return { chunks: inWords(io.stdin), size: undefined, close: async () => void io.stdin.destroy() };
   try {
-    const handle = await open(path, 'r');
-    const info = await handle.stat();
+    const fd = await openFile(fs, path, 'r');
+    const info = fs.fstatSync(fd);
     if (info.isDirectory()) {
-      await handle.close();
+      fs.closeSync(fd);
       throw new PlantsError('unreadable_input', `${path} is a directory, not a file of plants`);
     }
-    const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
+    const stream = fileReadStream(fs, path, fd, 256 * 1024);
     const close = () => new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
-    return { stream, size: info.size, close };
+    return { chunks: inWords(stream), size: info.size, close };
   } catch (error) {
     if (error instanceof PlantsError) throw error;
     throw new PlantsError('unreadable_input', (error as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${ioReason(error)}`);
+  }
+}
+
+/** A stream's chunks, its failure (EIO, a file cut short under it) told as the input's, in words. */
+async function* inWords(stream: Readable): AsyncIterable<Buffer | string> {
+  try {
+    yield* stream;
+  } catch (error) {
+    throw new PlantsError('unreadable_input', `could not be read on: ${ioReason(error)}`);
   }
 }
 
@@ -42,9 +52,9 @@ export async function openInput(path: string, io: IOStreams): Promise<Input> {
  * `/proc/self/fd/0`, would otherwise lose the very rows it retries. An input is a path, or the
  * identity of standard input's file.
  */
-export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path?: string; identity?: string | undefined }[]): Promise<void> {
+export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path?: string; identity?: string | undefined }[], fs: FileSystem): Promise<void> {
   // stat follows links: /dev/stdin and /proc/self/fd/0 name standard input's own file or pipe.
-  const identity = (path: string) => fileIdentity(() => statSync(path)) ?? `path:${resolve(path)}`;
+  const identity = (path: string) => fileIdentity(() => fs.statSync(path)) ?? `path:${resolve(path)}`;
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const id = input.identity ?? (input.path === undefined ? undefined : identity(input.path));
@@ -59,10 +69,10 @@ export async function refuseClobbering(outputs: { flag: string; path: string }[]
 }
 
 /** An output file opened (and emptied) before the import starts, so that a bad path is a usage error. */
-export async function openOutput(flag: string, path: string): Promise<OutputFile> {
-  let stream: WriteStream;
+export async function openOutput(flag: string, path: string, fs: FileSystem): Promise<OutputFile> {
+  let stream: ReturnType<typeof fileWriteStream>;
   try {
-    stream = (await open(path, 'w')).createWriteStream();
+    stream = fileWriteStream(fs, path, await openFile(fs, path, 'w'));
   } catch (error) {
     throw new PlantsError('usage', `cannot write the ${flag} file ${path}: ${ioReason(error)}`);
   }

@@ -37,8 +37,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
       ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
     ],
+    ctx.fs,
   );
-  const input = await openInput(options.input, ctx.io);
+  const input = await openInput(options.input, ctx.io, ctx.fs);
   // Opened in the try below, so that one that cannot be opened closes those opened before it.
   let rejects: OutputFile | undefined;
   let report: OutputFile | undefined;
@@ -69,13 +70,13 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   });
   try {
     if (options.rejects !== undefined) {
-      rejects = await openOutput('--rejects', options.rejects);
+      rejects = await openOutput('--rejects', options.rejects, ctx.fs);
       rejects.write(rejectsAs?.head ?? '');
     }
-    if (options.report !== undefined) report = await openOutput('--report', options.report);
-    let chunks: AsyncIterable<Buffer | string> = input.stream;
+    if (options.report !== undefined) report = await openOutput('--report', options.report, ctx.fs);
+    let chunks = input.chunks;
     if (format === undefined) {
-      const peeked = await peekHead(input.stream, MAX_ROW_BYTES);
+      const peeked = await peekHead(input.chunks, MAX_ROW_BYTES);
       format = kind.formatOfHead(peeked.head, peeked.ended);
       if (format === undefined) throw cannotTell(`: its first ${thousands(MAX_ROW_BYTES)} bytes are blank`);
       chunks = peeked.all;

@@ -1,6 +1,7 @@
-import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
+import type { FileSystem } from '../../fs/file-system.js';
+import type { Context } from '../context.js';
 import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, type SettingKey } from './settings.js';
 
 /** The settings kept as plain values; the token is kept per service instead. */
@@ -32,14 +33,14 @@ function configError(path: string, problem: string, hint = 'fix it, or remove it
   return new PlantsError('usage', `the config file ${path}${problem}`, { hint });
 }
 
-/**
- * The config file's document: a missing file is an empty one. Read with node:fs alone: reading is
- * on every command's path.
- */
-function readDocument(path: string): Record<string, unknown> {
+/** Where the config file is, and the file system it is read and written through. */
+export type ConfigPlace = Pick<Context, 'configDir' | 'fs'>;
+
+/** The config file's document: a missing file is an empty one. */
+function readDocument(path: string, fs: FileSystem): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = fs.readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new PlantsError('usage', `cannot read the config file ${path} (${(error as NodeJS.ErrnoException).code})`);
@@ -86,9 +87,9 @@ function baseUrlIn(url: string, path: string): string {
 }
 
 /** The settings in the config file. A setting of the wrong type is an error, never silently ignored. */
-export async function readConfig(configDir: string): Promise<ConfigFile> {
+export async function readConfig({ configDir, fs }: ConfigPlace): Promise<ConfigFile> {
   const path = configPath(configDir);
-  const document = readDocument(path);
+  const document = readDocument(path, fs);
   const values: ConfigValues = {};
   for (const [key, value] of Object.entries(document)) {
     if (!isSettingKey(key)) continue;
@@ -106,9 +107,9 @@ export async function readConfig(configDir: string): Promise<ConfigFile> {
  * before, writes through atomically, which truncates the file on a full disk), mode 0600, in a
  * directory of mode 0700.
  */
-export async function writeConfig(configDir: string, change: ConfigChange): Promise<string> {
+export async function writeConfig({ configDir, fs }: ConfigPlace, change: ConfigChange): Promise<string> {
   const path = configPath(configDir);
-  const document = readDocument(path);
+  const document = readDocument(path, fs);
   // Loaded here: reading the config is on every command's path, writing it is rare.
   const [{ replaceFileSync }, { makeDirectory }, { ownFileWriteError }] = await Promise.all([
     import('../../fs/durable-file.js'),
@@ -128,11 +129,11 @@ export async function writeConfig(configDir: string, change: ConfigChange): Prom
   if (tokens.size > 0) document.services = Object.fromEntries([...tokens].map(([url, token]) => [url, { token }]));
   else delete document.services;
   try {
-    makeDirectory(configDir, 0o700);
+    makeDirectory(configDir, 0o700, fs);
     // A directory made before, or by someone else's umask: the token is nobody else's business.
-    if ((statSync(configDir).mode & 0o077) !== 0) chmodSync(configDir, 0o700);
+    if ((fs.statSync(configDir).mode & 0o077) !== 0) fs.chmodSync(configDir, 0o700);
     // Tab-indented, as conf wrote it: a file a person may read and edit.
-    replaceFileSync(path, `${JSON.stringify(document, undefined, '\t')}\n`, { mode: 0o600 });
+    replaceFileSync(path, `${JSON.stringify(document, undefined, '\t')}\n`, { mode: 0o600, fs });
     return path;
   } catch (error) {
     throw ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);

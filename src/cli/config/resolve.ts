@@ -27,7 +27,7 @@ export class Settings {
       const flag = flags[key];
       if (flag !== undefined) checked(key, flag, `--${key}`);
     }
-    return new Settings(ctx, flags, await readConfig(ctx.configDir));
+    return new Settings(ctx, flags, await readConfig(ctx));
   }
 
   get(key: SettingKey): Resolved {

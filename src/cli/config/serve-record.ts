@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import type { FileSystem, Stats } from '../../fs/file-system.js';
+import { writeAllSync } from '../../fs/durable-file.js';
 import { makeDirectory } from '../../fs/make-directory.js';
 import type { Context } from '../context.js';
 
@@ -42,47 +43,60 @@ export function loopbackUrls(host: string, port: number): string[] {
  * half a record), in `ctx.dataDir`. Returns the function that removes the record, for when the
  * serve stops. Throws where login would not trust the record: in a directory of another user's.
  */
-export function recordServe(ctx: Pick<Context, 'dataDir' | 'uid'>, record: ServeRecord, port: number): () => void {
+export function recordServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'fs'>, record: ServeRecord, port: number): () => void {
+  const { fs } = ctx;
   const dir = serveRecordsPath(ctx.dataDir);
   // Not mkdirSync's `recursive`, which loops for ever on Node 20 where a level cannot be made.
-  makeDirectory(dir, 0o700);
-  const stats = lstatSync(dir);
+  makeDirectory(dir, 0o700, fs);
+  const stats = fs.lstatSync(dir);
   // Never a chmod of another user's directory (nor, through a link, of whatever it points to).
   if (!stats.isDirectory() || !isOwnedBy(stats, ctx.uid)) throw new Error("not a directory of this user's");
   // A directory made before, or by someone else's umask: login trusts no record in one that
   // others may write (isPrivateDirectory), and would never find this one.
-  if ((stats.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if ((stats.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
   const path = join(dir, `${record.pid}-${port}.json`);
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });
-  renameSync(temp, path);
-  return () => removeQuietly(path);
+  const fd = fs.openSync(temp, 'wx', 0o600);
+  try {
+    try {
+      writeAllSync(fs, fd, Buffer.from(`${JSON.stringify(record)}\n`));
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, path);
+  } catch (error) {
+    // A full disk: no half record left behind for login to skip for ever.
+    removeQuietly(fs, temp);
+    throw error;
+  }
+  return () => removeQuietly(fs, path);
 }
 
 /**
  * Whether a serve running now recorded `baseUrl` in `ctx.dataDir`: its origin (scheme, host and
  * port), spelled as the serve printed it.
  */
-export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processState'>, baseUrl: string): boolean {
+export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processState' | 'fs'>, baseUrl: string): boolean {
+  const { fs } = ctx;
   const dir = serveRecordsPath(ctx.dataDir);
-  if (!isPrivateDirectory(dir, ctx.uid)) return false;
+  if (!isPrivateDirectory(fs, dir, ctx.uid)) return false;
   const origin = new URL(baseUrl).origin;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = fs.readdirSync(dir);
   } catch {
     return false;
   }
   for (const name of names) {
     if (!/^\d+-\d+\.json$/.test(name)) continue;
-    const record = readRecord(join(dir, name), ctx.uid);
+    const record = readRecord(fs, join(dir, name), ctx.uid);
     if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) continue;
     const state = ctx.processState(record.pid, 'plants serve');
     if (state === 'running') return true;
     // A serve killed left its record, which names a process that is gone. One whose id another
     // process has (another user's or program's, or a serve that does not show as one) is not
     // trusted, but kept: that may be the serve itself, whose record login must not take away.
-    if (state === 'gone') removeQuietly(join(dir, name));
+    if (state === 'gone') removeQuietly(fs, join(dir, name));
   }
   return false;
 }
@@ -92,9 +106,9 @@ export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processS
  * their own in. Its owner could: another user's directory is no place to trust, even if root may
  * write in it.
  */
-function isPrivateDirectory(dir: string, uid: number | undefined): boolean {
+function isPrivateDirectory(fs: FileSystem, dir: string, uid: number | undefined): boolean {
   try {
-    const stats = lstatSync(dir);
+    const stats = fs.lstatSync(dir);
     return stats.isDirectory() && isOwnedBy(stats, uid) && (stats.mode & 0o022) === 0;
   } catch {
     return false;
@@ -112,11 +126,11 @@ function isOwnedBy(stats: Stats, uid: number | undefined): boolean {
  * Checked before it is read: in a directory only this user can write, nobody else can put
  * something else in its place meanwhile.
  */
-function readRecord(path: string, uid: number | undefined): ServeRecord | undefined {
+function readRecord(fs: FileSystem, path: string, uid: number | undefined): ServeRecord | undefined {
   try {
-    const stats = lstatSync(path);
+    const stats = fs.lstatSync(path);
     if (!stats.isFile() || !isOwnedBy(stats, uid)) return undefined;
-    const record = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeRecord>;
+    const record = JSON.parse(fs.readFileSync(path, 'utf8')) as Partial<ServeRecord>;
     if (!Number.isSafeInteger(record.pid) || !Array.isArray(record.urls) || !record.urls.every((url) => typeof url === 'string')) return undefined;
     return record as ServeRecord;
   } catch {
@@ -124,9 +138,9 @@ function readRecord(path: string, uid: number | undefined): ServeRecord | undefi
   }
 }
 
-function removeQuietly(path: string): void {
+function removeQuietly(fs: FileSystem, path: string): void {
   try {
-    unlinkSync(path);
+    fs.unlinkSync(path);
   } catch {
     // Gone already, or not ours to remove: a record that names no running serve is ignored anyway.
   }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import { RenamedNotDurable, syncDirectory, writeAllSync } from '../../fs/durable-file.js';
-import { NODE_FS } from '../../fs/file-system.js';
+import type { FileSystem } from '../../fs/file-system.js';
 import { makeDirectory } from '../../fs/make-directory.js';
 import { ownFileWriteError } from './own-file-error.js';
+import type { Context } from '../context.js';
 import { checkToken } from './settings.js';
 
 /** Where `plants serve` keeps the token it made, when given none: one file in the data directory. */
@@ -14,12 +14,12 @@ export function serverTokenPath(dataDir: string): string {
 }
 
 /** The token of a local `plants serve`, if it made one; a file others may read, or that holds no token, is an error. */
-export function readServerToken(dataDir: string): string | undefined {
+export function readServerToken({ dataDir, fs }: Pick<Context, 'dataDir' | 'fs'>): string | undefined {
   const path = serverTokenPath(dataDir);
   let text: string;
   try {
-    if ((statSync(path).mode & 0o077) !== 0) throw unusable(path, 'can be read by other users');
-    text = readFileSync(path, 'utf8');
+    if ((fs.statSync(path).mode & 0o077) !== 0) throw unusable(path, 'can be read by other users');
+    text = fs.readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof PlantsError) throw error;
@@ -42,46 +42,46 @@ function unusable(path: string, why: string): PlantsError {
  * two servers starting at once both end up with the first one's token. One that cannot be written
  * (a full disk) is `config_io`, with no temporary file left behind.
  */
-export function keepServerToken(dataDir: string): { token: string; path: string; made: boolean } {
-  const path = serverTokenPath(dataDir);
-  const kept = readServerToken(dataDir);
+export function keepServerToken(place: Pick<Context, 'dataDir' | 'fs'>): { token: string; path: string; made: boolean } {
+  const path = serverTokenPath(place.dataDir);
+  const kept = readServerToken(place);
   if (kept !== undefined) return { token: kept, path, made: false };
   let made: boolean;
   try {
-    made = linkNewToken(dataDir, path);
+    made = linkNewToken(place.dataDir, path, place.fs);
   } catch (error) {
     throw ownFileWriteError('the server token file', path, error, 'fix the data directory, or give plants serve its tokens with --token or PLANTS_SERVER_TOKENS');
   }
-  return { token: readServerToken(dataDir) as string, path, made };
+  return { token: readServerToken(place) as string, path, made };
 }
 
 /**
  * Writes a new token in full to a temporary file, and links it at `path` unless a file is there
  * already (link, unlike rename, never replaces one): true if this one was linked.
  */
-function linkNewToken(dataDir: string, path: string): boolean {
-  makeDirectory(dataDir, 0o700);
+function linkNewToken(dataDir: string, path: string, fs: FileSystem): boolean {
+  makeDirectory(dataDir, 0o700, fs);
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
+  const fd = fs.openSync(temp, 'wx', 0o600);
   let made = true;
   try {
     try {
-      writeAllSync(NODE_FS, fd, Buffer.from(`${randomBytes(24).toString('base64url')}\n`));
-      fsyncSync(fd);
+      writeAllSync(fs, fd, Buffer.from(`${randomBytes(24).toString('base64url')}\n`));
+      fs.fsyncSync(fd);
     } finally {
-      closeSync(fd);
+      fs.closeSync(fd);
     }
     try {
-      linkSync(temp, path);
+      fs.linkSync(temp, path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       made = false;
     }
   } finally {
-    unlinkSync(temp);
+    fs.unlinkSync(temp);
   }
   try {
-    syncDirectory(path);
+    syncDirectory(path, fs);
   } catch (error) {
     throw new RenamedNotDurable(error);
   }

@@ -31,10 +31,10 @@ export async function run(options: ConfigOptions, ctx: Context): Promise<ConfigR
       if (key === 'token') {
         // The token of the service the base URL setting names, as plants login saves it.
         const service = (await Settings.load(ctx)).require('base-url');
-        await writeConfig(ctx.configDir, { tokens: new Map([[service, value]]) });
+        await writeConfig(ctx, { tokens: new Map([[service, value]]) });
         return { action: options.action, key, service, configPath: configPath(ctx.configDir), ...overridden };
       }
-      await writeConfig(ctx.configDir, { values: { [key]: value } });
+      await writeConfig(ctx, { values: { [key]: value } });
       return { action: options.action, key, configPath: configPath(ctx.configDir), ...overridden };
     }
     case 'path':

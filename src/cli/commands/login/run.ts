@@ -17,7 +17,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<LoginRes
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
   const baseUrl = settings.require('base-url');
   const { token, source } = await findToken(options, ctx, baseUrl, settings);
-  await writeConfig(ctx.configDir, {
+  await writeConfig(ctx, {
     values: options.baseUrl === undefined ? {} : { 'base-url': baseUrl },
     tokens: new Map([[baseUrl, checkToken(token)]]),
   });
@@ -67,7 +67,7 @@ async function ask(ctx: Context, baseUrl: string): Promise<string> {
  */
 async function localServerToken(ctx: Context, baseUrl: string, settings: Settings): Promise<string | undefined> {
   if (!isRecordedServe(ctx, baseUrl)) return undefined;
-  const token = readServerToken(ctx.dataDir);
+  const token = readServerToken(ctx);
   if (token === undefined) return undefined;
   const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')), direct: true }).catch(() => undefined);
   return verdict === 'accepted' ? token : undefined;

@@ -9,6 +9,6 @@ export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutR
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
   const baseUrl = settings.require('base-url');
   const hadToken = settings.file.tokens.has(baseUrl);
-  if (hadToken) await writeConfig(ctx.configDir, { tokens: new Map([[baseUrl, undefined]]) });
+  if (hadToken) await writeConfig(ctx, { tokens: new Map([[baseUrl, undefined]]) });
   return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '' };
 }

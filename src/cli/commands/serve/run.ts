@@ -108,7 +108,7 @@ function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; 
   const fromEnv = (ctx.env.PLANTS_SERVER_TOKENS ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
   const tokens = options.tokens.length > 0 ? options.tokens : fromEnv;
   if (tokens.length > 0) return { tokens: tokens.map(checkToken) };
-  const { token, path, made } = keepServerToken(ctx.dataDir);
+  const { token, path, made } = keepServerToken(ctx);
   return { tokens: [token], kept: { path, made } };
 }
 
