@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { ROOT } from './process.js';
 
-export type FloorName = 'version' | 'create-local' | 'create-remote';
+export type FloorName = 'version' | 'create-local' | 'create-remote' | 'get-local' | 'list-local';
 
 /**
  * The floor programs of bench/floors (the least each measured command can do with the libraries
@@ -9,7 +9,7 @@ export type FloorName = 'version' | 'create-local' | 'create-remote';
  * the path of each bundle.
  */
 export async function buildFloors(): Promise<Record<FloorName, string>> {
-  const names: FloorName[] = ['version', 'create-local', 'create-remote'];
+  const names: FloorName[] = ['version', 'create-local', 'create-remote', 'get-local', 'list-local'];
   const outdir = `${ROOT}bench/results/floors`;
   await build({
     entryPoints: names.map((name) => `${ROOT}bench/floors/${name}.mjs`),
