@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
+/** One call, no Hash object: it runs on every request. */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return hash('sha256', text, 'buffer');
 }
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces, then the token.
