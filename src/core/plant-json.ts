@@ -1,8 +1,9 @@
 import type { PlantsError } from './errors.js';
 import { INT64_MAX, INT64_MIN } from './int64.js';
 import { parseJson } from './json.js';
-import { isValidText, type NewPlant } from './schemas.js';
-import { parseNewPlant } from './validate.js';
+import { isValidText } from './fields.js';
+import { checkNewPlant, invalidPlant } from './new-plant.js';
+import type { NewPlant } from './schemas.js';
 
 /**
  * A NewPlant as one line of JSON in canonical form: `{"id":1,"name":"Fern","tag":"herb"}`, the
@@ -81,10 +82,6 @@ export function readPlantJson(text: string): PlantReading {
     // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
     return { notJson: error instanceof RangeError ? 'nested too deeply' : (error as Error).message };
   }
-  try {
-    const plant = parseNewPlant(value);
-    return { plant, canonical: false };
-  } catch (error) {
-    return { invalid: error as PlantsError };
-  }
+  const checked = checkNewPlant(value);
+  return checked.plant === undefined ? { invalid: invalidPlant(checked.issues) } : { plant: checked.plant, canonical: false };
 }

@@ -1,5 +1,6 @@
 import type { $ZodError } from 'zod/v4/core';
-import { PlantsError, type Issue } from './errors.js';
+import type { Issue } from './errors.js';
+import { invalidPlant as invalid } from './new-plant.js';
 import { Int64Schema, NewPlantSchema, NewPlantTextSchema, PatchSchema, PlantBodySchema, type NewPlant } from './schemas.js';
 import type { Patch } from './store.js';
 
@@ -8,11 +9,6 @@ function issuesOf(error: $ZodError): Issue[] {
     path: issue.path.length === 0 ? 'body' : issue.path.map(String).join('.'),
     message: issue.message,
   }));
-}
-
-function invalid(issues: Issue[]): PlantsError {
-  const summary = issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
-  return new PlantsError('invalid_plant', `invalid plant: ${summary}`, { issues });
 }
 
 /** A NewPlant from parsed JSON, or a PlantsError that lists every problem, each with its field. */

@@ -2,7 +2,7 @@ import { PlantsError } from '../core/errors.js';
 import { integerFromDecimalText, INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { parseJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
-import { Int64Schema } from '../core/schemas.js';
+import { isProblem, readInt64 } from '../core/fields.js';
 import type { Row, RowPlace } from './row.js';
 import { csvRaw, failedRow, notJsonRow, type RowReader } from './rows.js';
 
@@ -21,8 +21,8 @@ export const ID_ROWS: RowReader<bigint> = {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || !('id' in value)) {
       return failedRow(at, value, invalidId('a row must be an object with an id'));
     }
-    const id = Int64Schema.safeParse(value.id);
-    return id.success ? { at, value: id.data, id: id.data } : failedRow(at, value, invalidId(`id ${id.error.issues[0]?.message ?? 'is not an int64'}`));
+    const id = readInt64(value.id);
+    return isProblem(id) ? failedRow(at, value, invalidId(`id ${id.problem}`)) : { at, value: id, id };
   },
   columns: { required: ['id'], optional: [] },
   csv(cells, at) {

@@ -1,6 +1,6 @@
 import { jsonNumberText, parseJson } from '../core/json.js';
 import { encodePlant } from '../core/plant-json.js';
-import { parseNewPlant } from '../core/validate.js';
+import { checkNewPlant, invalidPlant } from '../core/new-plant.js';
 import type { FileSystem } from '../fs/file-system.js';
 import { EntriesBuilder } from './sorted-entries.js';
 import { storeCorruptError, storeIoError } from './store-errors.js';
@@ -50,13 +50,10 @@ function anyLayout(text: string, path: string): MemoryView {
   const lines: string[] = [];
   const entries = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
-    try {
-      const plant = parseNewPlant(entry);
-      entries.push(plant.id, index);
-      lines.push(encodePlant(plant));
-    } catch (error) {
-      throw storeCorruptError(path, `plants[${index}]: ${(error as Error).message}`);
-    }
+    const { plant, issues } = checkNewPlant(entry);
+    if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalidPlant(issues).message}`);
+    entries.push(plant.id, index);
+    lines.push(encodePlant(plant));
   });
   const sorted = entries.build();
   // In id order, ties by position: the second of two equal ids is the one that repeats.
