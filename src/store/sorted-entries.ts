@@ -9,7 +9,7 @@ const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
 /**
  * Entries in ascending id order, each id with a number: where its line is (in the store file or
  * the journal), or -1 for an id the journal deleted. Read by position or searched by id; never
- * changed once made. A million take 16 MB here, where a Map of them took several times that.
+ * changed once made: two typed arrays, 16 bytes a plant, where a Map of them holds an object each.
  */
 export interface Entries {
   readonly size: number;
