@@ -7,7 +7,8 @@ import type { BulkKind } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import { openLocalStore, serviceClient, targetSettings } from '../../target.js';
-import type { DeleteOptions, DeleteResult } from './types.js';
+import type { DeleteOptions } from './command.js';
+import type { DeleteResult } from './render.js';
 
 export { exitCode, renderHuman, renderJson } from './render.js';
 
