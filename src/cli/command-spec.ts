@@ -142,7 +142,8 @@ export type OptionsOf<C> = C extends CommandSpec<infer Options> ? Options : neve
 
 /**
  * A command, declared: its options are what `options` makes of its flags, each checked first as
- * declared (required, one of its choices, given once) and given its default.
+ * declared (required, one of its choices; given once, as commander-program.ts parses) and given
+ * its default.
  */
 export function declareCommand<const F extends Flags, const A extends readonly ArgumentSpec[] = [], Options = unknown>(
   declaration: CommandDeclaration<F, A, Options>,

@@ -1,5 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { CreateOptions } from '../../src/cli/commands/create/command.js';
+import type { ListOptions } from '../../src/cli/commands/list/command.js';
+import type { ServeOptions } from '../../src/cli/commands/serve/command.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -13,6 +16,15 @@ async function usageError(argv: string[]): Promise<string> {
 }
 
 describe('flags as declared', () => {
+  it('types each command\'s options from its flags (checked by the type checker)', () => {
+    // Required: always there; optional: maybe not; choices: only those; repeatable: a list.
+    expectTypeOf<CreateOptions['plant']['id']>().toEqualTypeOf<string>();
+    expectTypeOf<CreateOptions['plant']['tag']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<NonNullable<ListOptions['format']>>().toEqualTypeOf<'ndjson' | 'csv'>();
+    expectTypeOf<ServeOptions['tokens']>().toEqualTypeOf<string[]>();
+    expectTypeOf<ServeOptions['port']>().toEqualTypeOf<number>();
+  });
+
   it.each([
     [['create', '--local', '--id', '11', '--id', '12', '--name', 'A'], '--id'],
     [['create', '--local', '--id', '11', '--name', 'A', '--name', 'B'], '--name'],
