@@ -1,22 +1,26 @@
 import { PlantsError } from '../core/errors.js';
 import type { Context, IOStreams } from './context.js';
+import type { ExitCodesHelp } from './exit-code-meanings.js';
 
 /**
- * How a command is declared: what it is called, its arguments and flags, how they become its
- * options, and how to load what runs it. program.ts turns the list of these into the commander
- * program (and completion.ts into shell completions); nothing of a command's implementation is
- * loaded until it runs.
+ * How a command is declared: its name, arguments and flags, its help, how they become its options,
+ * and how to load what runs it. The type of its options follows from its flags (as wrangler's
+ * createCommand does): no flag is read by a string key. program.ts lists the declarations;
+ * commander-program.ts makes the commander program of them, help.ts their help, and completion the
+ * shell's completions. Nothing of a command's implementation is loaded until it runs.
  */
 export interface CommandSpec<Options = unknown> {
   /** `create`, or `config get` for a command of a group. */
   name: string;
   summary: string;
-  arguments?: readonly ArgumentSpec[];
-  flags: readonly FlagSpec[];
-  /** Shown after the flags in `--help`: formats, exit codes, examples. */
-  help?: string;
-  /** The options of a command line: throws a usage error for flags that do not go together. */
-  options(input: ParsedInput): Options;
+  /** More about it in `--help`, after the summary: paragraphs, wrapped to the terminal. */
+  description?: string | undefined;
+  arguments: readonly ArgumentSpec[];
+  flags: Flags;
+  examples: readonly string[];
+  exitCodes: ExitCodesHelp;
+  /** The options of a command line: throws a usage error for a flag missing, repeated, out of range, or not going with another. */
+  optionsOf(input: ParsedInput): Options;
   load(): Promise<CommandImplementation<Options>>;
 }
 
@@ -24,7 +28,9 @@ export interface CommandSpec<Options = unknown> {
 export interface CommandGroup {
   name: string;
   summary: string;
-  help?: string;
+  description?: string;
+  examples: readonly string[];
+  exitCodes: ExitCodesHelp;
   commands: readonly CommandSpec[];
 }
 
@@ -33,23 +39,159 @@ export interface ArgumentSpec {
   description: string;
   required: boolean;
   /** What completes it in a shell: a file, or one of these words. */
-  completes?: 'file' | readonly string[];
+  completes?: Completes;
 }
 
-export interface FlagSpec {
-  /** As commander takes them: `--id <id>`, `-q, --quiet`, `--no-color`. */
-  flags: string;
+/** What completes a value in a shell: files, or one of these words. */
+export type Completes = 'file' | readonly string[];
+
+interface FlagBase {
   description: string;
-  /** A flag given more than once collects its values. */
-  repeatable?: boolean;
-  /** What completes its value in a shell: a file, or one of these words. */
-  completes?: 'file' | readonly string[];
+  /** A flag shared by many commands (where one works), shown under INHERITED FLAGS. */
+  inherited?: boolean;
 }
 
-/** What commander parsed: positional arguments, and each flag's value by its long name in camelCase. */
+/** A flag that takes one value: given twice, a usage error. */
+export interface StringFlag extends FlagBase {
+  kind: 'string';
+  /** How its value is shown in help: `<id>`. */
+  value: string;
+  required?: boolean;
+  /** The value when it is not given. */
+  default?: string;
+  /** Where the value comes from when it is not given, for help only (a setting, a variable): `$PLANTS_STORE, config, or the data directory`. */
+  defaultFrom?: string;
+  /** The only values it takes. */
+  choices?: readonly string[];
+  completes?: Completes;
+}
+
+/** A flag given any number of times, each with a value. */
+export interface StringsFlag extends FlagBase {
+  kind: 'strings';
+  value: string;
+  defaultFrom?: string;
+  completes?: Completes;
+}
+
+export interface BooleanFlag extends FlagBase {
+  kind: 'boolean';
+}
+
+export type FlagSpec = StringFlag | StringsFlag | BooleanFlag;
+
+/** A command's flags by the name of their options: `baseUrl` is `--base-url`. */
+export type Flags = Readonly<Record<string, FlagSpec>>;
+
+/** The value of a flag as its declaration says: one of its choices, always there with a default or when required. */
+type FlagValue<F extends FlagSpec> = F extends BooleanFlag
+  ? boolean
+  : F extends StringsFlag
+    ? string[]
+    : F extends { choices: readonly (infer Choice extends string)[] }
+      ? F extends { default: string } | { required: true }
+        ? Choice
+        : Choice | undefined
+      : F extends { default: string } | { required: true }
+        ? string
+        : string | undefined;
+
+export type FlagValues<F extends Flags> = { readonly [K in keyof F]: FlagValue<F[K]> };
+
+/** The positional arguments by name: a required one is always there. */
+export type ArgumentValues<A extends readonly ArgumentSpec[]> = {
+  readonly [E in A[number] as E['name']]: E['required'] extends true ? string : string | undefined;
+};
+
+/** What a declaration's `options` is given: the flags, checked against their declarations; the arguments; the flags given on the command line. */
+export interface DeclaredInput<F extends Flags, A extends readonly ArgumentSpec[]> {
+  flags: FlagValues<F>;
+  args: ArgumentValues<A>;
+  given: ReadonlySet<keyof F>;
+}
+
+/** What commander parsed: positional arguments, and each flag's value by its key. */
 export interface ParsedInput {
-  args: readonly string[];
+  args: readonly (string | undefined)[];
   flags: Readonly<Record<string, string | boolean | string[] | undefined>>;
+}
+
+export interface CommandDeclaration<F extends Flags, A extends readonly ArgumentSpec[], Options> {
+  name: string;
+  summary: string;
+  description?: string;
+  arguments?: A;
+  flags: F;
+  /** Command lines, shown after `$ `; a line starting `#` says what the next one does. */
+  examples: readonly string[];
+  exitCodes: ExitCodesHelp;
+  /** The command's options from its flags and arguments: throws a usage error for flags that do not go together. */
+  options(input: DeclaredInput<F, A>): Options;
+  /**
+   * What runs it. Typed loosely here: run.ts takes `OptionsOf<typeof command>`, and checking it
+   * against the declaration it is part of would be a circular type.
+   */
+  load(): Promise<Loaded>;
+}
+
+/** A command's implementation as its declaration loads it: its run is checked by its own type, OptionsOf<typeof command>. */
+export type Loaded = { run: unknown } & Omit<CommandImplementation<never>, 'run'>;
+
+/** The options type of a declared command. */
+export type OptionsOf<C> = C extends CommandSpec<infer Options> ? Options : never;
+
+/**
+ * A command, declared: its options are what `options` makes of its flags, each checked first as
+ * declared (required, one of its choices; given once, as commander-program.ts parses) and given
+ * its default.
+ */
+export function declareCommand<const F extends Flags, const A extends readonly ArgumentSpec[] = [], Options = unknown>(
+  declaration: CommandDeclaration<F, A, Options>,
+): CommandSpec<Options> {
+  const { options, load, arguments: args = [] as unknown as A, ...rest } = declaration;
+  return {
+    ...rest,
+    arguments: args,
+    optionsOf: (input) => options(declaredInput(declaration.name, declaration.flags, args, input)),
+    // Its run takes these options by its own type: OptionsOf<typeof command>.
+    load: load as () => Promise<CommandImplementation<Options>>,
+  };
+}
+
+function declaredInput<F extends Flags, A extends readonly ArgumentSpec[]>(command: string, flags: F, args: A, input: ParsedInput): DeclaredInput<F, A> {
+  const values: Record<string, unknown> = {};
+  const given = new Set<keyof F>();
+  for (const [key, flag] of Object.entries(flags)) {
+    const value = input.flags[key];
+    if (value !== undefined) given.add(key);
+    if (flag.kind === 'boolean') values[key] = value === true;
+    else if (flag.kind === 'strings') values[key] = Array.isArray(value) ? value : [];
+    else values[key] = stringValue(command, key, flag, value);
+  }
+  const named = Object.fromEntries(args.map((arg, i) => [arg.name, input.args[i]]));
+  return { flags: values as FlagValues<F>, args: named as ArgumentValues<A>, given };
+}
+
+function stringValue(command: string, key: string, flag: StringFlag, value: unknown): string | undefined {
+  const name = flagName(key);
+  if (typeof value !== 'string') {
+    if (flag.required === true) throw usageError(command, `${name} is required`);
+    return flag.default;
+  }
+  if (flag.choices !== undefined && !flag.choices.includes(value)) {
+    throw usageError(command, `${name} must be ${oneOf(flag.choices)}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** `fail or skip`; `one of ndjson, csv, json`. */
+function oneOf(choices: readonly string[]): string {
+  return choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`;
+}
+
+/** The flag of an option's key: `baseUrl` is `--base-url`. */
+export function flagName(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
 /**
@@ -72,19 +214,16 @@ export interface OutputOptions {
   json: boolean;
 }
 
-export const JSON_FLAG: FlagSpec = { flags: '--json', description: 'print the outcome, or the failure, as one JSON document on stdout' };
+export const JSON_FLAG = { kind: 'boolean', description: 'print the outcome, or the failure, as one JSON document on stdout' } as const satisfies BooleanFlag;
 
 /** A usage error, with a hint to the help of the command. */
 export function usageError(command: string, message: string): PlantsError {
   return new PlantsError('usage', message, { hint: `see plants ${command} --help` });
 }
 
-/** A flag's value as text, if it was given. */
-export function text(input: ParsedInput, key: string): string | undefined {
-  const value = input.flags[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function bool(input: ParsedInput, key: string): boolean {
-  return input.flags[key] === true;
+/** The fields of `values` that are not undefined: options without the flags not given. */
+export function defined<T extends object>(values: T): { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+} {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as never;
 }

@@ -1,67 +1,82 @@
-import { Command, Option } from 'commander';
-import type { CommandGroup, CommandSpec, FlagSpec, ParsedInput } from './command-spec.js';
-import { SETTINGS, SETTING_KEYS } from './config/settings.js';
+import { Command, Option, type Help } from 'commander';
+import { PlantsError } from '../core/errors.js';
+import { flagName, usageError, type CommandSpec, type FlagSpec, type ParsedInput } from './command-spec.js';
 import type { IOStreams } from './context.js';
-import { EXIT_CODES_HELP } from './exit-codes.js';
+import { commandHelp, groupHelp, programHelp, PROGRAM_FLAGS, type CommandSection } from './help.js';
 
 /** What a command line's action hands on: the command it names, and what commander parsed. */
 export type OnCommand = (spec: CommandSpec, input: ParsedInput) => Promise<void>;
 
-// The settings' variables from their table (they override the config file), then the others.
-const ENVIRONMENT_HELP = `Environment (a setting given here overrides config.json):\n${[
-  ...SETTING_KEYS.map((key) => [SETTINGS[key].env, SETTINGS[key].describe] as const),
-  ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
-  ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
-  ['PLANTS_DATABASE_URL', 'the PostgreSQL database plants serve keeps plants in (postgresql://…)'],
-  ['PLANTS_DEBUG', 'set to print the stack trace of an internal error'],
-]
-  .map(([name, what]) => `  ${name.padEnd(22)}${what}`)
-  .join('\n')}
-  NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY`;
-
 /**
- * The commander program of these commands: flags, help and argv parsing only. An action hands the
- * command's declaration and what was parsed to `onCommand`; nothing here loads a command's
- * implementation.
+ * The commander program of these commands: argv parsing only, with help made from the
+ * declarations (help.ts). An action hands the command's declaration and what was parsed to
+ * `onCommand`; nothing here loads a command's implementation.
  */
-export function buildProgram(commands: readonly (CommandSpec | CommandGroup)[], ctx: { io: IOStreams; version: string }, onCommand: OnCommand): Command {
+export function buildProgram(sections: readonly CommandSection[], ctx: { io: IOStreams; version: string }, onCommand: OnCommand): Command {
+  const [version, noColor, help] = PROGRAM_FLAGS;
   const program = new Command('plants')
-    .description('Manage plants in the Plant Store: on a service, or in a local JSON file.')
-    .version(ctx.version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addOption(new Option('--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'))
-    .addHelpText('after', `\n${EXIT_CODES_HELP}\n\n${ENVIRONMENT_HELP}\n`)
+    .version(ctx.version, version[0], version[1])
+    .helpOption(help[0], help[1])
+    .helpCommand(false)
+    .addOption(new Option(noColor[0], noColor[1]))
     .exitOverride()
     .configureOutput(outputTo(ctx.io));
   // Defined after the settings above, which commander copies into each command it creates:
   // errors thrown, not printed by commander.
-  for (const entry of commands) {
+  helpFrom(program, (width) => programHelp(sections, width));
+  for (const entry of sections.flatMap((section) => section.entries)) {
     if ('commands' in entry) {
       const group = program.command(entry.name).description(entry.summary);
-      if (entry.help !== undefined) group.addHelpText('after', entry.help);
+      helpFrom(group, (width) => groupHelp(entry, width));
       for (const spec of entry.commands) defineCommand(group, spec, onCommand);
     } else defineCommand(program, entry, onCommand);
   }
+  defineHelpCommand(program);
   return program;
+}
+
+/** A command's help, made at the width commander writes it in: the terminal's, or 80. */
+function helpFrom(command: Command, help: (width: number) => string): void {
+  command.configureHelp({ formatHelp: (_command: Command, helper: Help) => help(helper.helpWidth ?? 80) });
+}
+
+/** `plants help [command]`: the help of the program, or of the command named, on stdout; a topic that is none, a usage error. */
+function defineHelpCommand(program: Command): void {
+  const command = program.command('help [command...]').description('show help for a command');
+  command.action((words: string[]) => {
+    let topic: Command = program;
+    for (const word of words) {
+      const next = topic.commands.find((sub) => sub.name() === word && sub !== command);
+      if (next === undefined) throw new PlantsError('usage', `unknown help topic ${JSON.stringify(words.join(' '))}`, { hint: 'see plants --help' });
+      topic = next;
+    }
+    topic.outputHelp();
+  });
 }
 
 function defineCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): void {
   const name = spec.name.split(' ').at(-1) as string;
-  const args = (spec.arguments ?? []).map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
+  const args = spec.arguments.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
   const command = parent.command([name, ...args].join(' ')).description(spec.summary);
-  for (const flag of spec.flags) command.addOption(option(flag));
-  if (spec.help !== undefined) command.addHelpText('after', spec.help);
+  for (const [key, flag] of Object.entries(spec.flags)) command.addOption(option(spec.name, key, flag));
+  helpFrom(command, (width) => commandHelp(spec, width));
   command.action(async (...values: unknown[]) => {
     // commander passes the arguments, then the options, then the command.
     const parsed = values.at(-1) as Command;
-    await onCommand(spec, { args: values.slice(0, -2) as string[], flags: parsed.opts() });
+    await onCommand(spec, { args: values.slice(0, -2) as (string | undefined)[], flags: parsed.opts() });
   });
 }
 
-function option(flag: FlagSpec): Option {
-  const made = new Option(flag.flags, flag.description);
-  if (flag.repeatable === true) made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
-  return made;
+function option(command: string, key: string, flag: FlagSpec): Option {
+  const name = flagName(key);
+  if (flag.kind === 'boolean') return new Option(name, flag.description);
+  const made = new Option(`${name} ${flag.value}`, flag.description);
+  if (flag.kind === 'strings') return made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  // Commander keeps the last of a flag given twice: which one the user meant is not known.
+  return made.argParser((value: string, previous: string | undefined) => {
+    if (previous !== undefined) throw usageError(command, `${name} was given more than once: it takes one value`);
+    return value;
+  });
 }
 
 function outputTo(io: IOStreams) {

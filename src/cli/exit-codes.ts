@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../core/errors.js';
 
-/** The exit codes, stable for scripts; the README and `plants --help` list them. */
+/** The exit codes, stable for scripts; the README and `plants --help` list them (exit-code-meanings.ts says what each means). */
 export const EXIT = {
   ok: 0,
   refused: 1,
@@ -53,14 +53,3 @@ export function exitCodeFor(code: ErrorCode): number {
 export function exitCodeForSignal(signal: string): number {
   return 128 + (signal === 'SIGINT' ? 2 : 15);
 }
-
-export const EXIT_CODES_HELP = `Exit codes:
-  0  done (the plant was created)
-  1  refused by the store: a 400 Error from the service, or a duplicate id in the local store
-  2  usage error or invalid input, found before anything was sent
-  3  authentication missing or refused (run plants login)
-  4  the store could not be used: service unreachable, timed out or outside the contract,
-     or the local store file unreadable, not a plants store, or locked; or a file of
-     plants' own (the config file, the server's token file) could not be written
- 70  internal error (a bug: please report it)
-130  plants import interrupted by Ctrl-C (143: SIGTERM), after its summary`;

@@ -1,5 +1,5 @@
 import { PlantsError } from '../core/errors.js';
-import type { CommandGroup, CommandSpec, FlagSpec } from './command-spec.js';
+import { flagName, type CommandGroup, type CommandSpec, type Flags } from './command-spec.js';
 
 /** Flags every command takes besides its own: help, and the program's --no-color. */
 const EVERY_COMMAND = ['-h', '--help', '--no-color'];
@@ -28,14 +28,12 @@ export function commandOf(commands: readonly (CommandSpec | CommandGroup)[], arg
  * is given joined to its flag: `--name=--tag`. `--name ""` and `--name=` are values (an empty
  * name); anything after `--` is no flag.
  */
-export function refuseFlagsAsValues(flags: readonly FlagSpec[], argv: readonly string[]): void {
+export function refuseFlagsAsValues(flags: Flags, argv: readonly string[]): void {
   const takesValue = new Set<string>();
   const names = new Set(EVERY_COMMAND);
-  for (const flag of flags) {
-    for (const name of flag.flags.split(/[ ,]+/).filter((word) => word.startsWith('-'))) {
-      names.add(name);
-      if (/<.+>|\[.+\]/.test(flag.flags)) takesValue.add(name);
-    }
+  for (const [key, flag] of Object.entries(flags)) {
+    names.add(flagName(key));
+    if (flag.kind !== 'boolean') takesValue.add(flagName(key));
   }
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);

@@ -10,6 +10,17 @@ import { command as list } from './commands/list/command.js';
 import { command as login } from './commands/login/command.js';
 import { command as logout } from './commands/logout/command.js';
 import { command as serve } from './commands/serve/command.js';
+import type { CommandSection } from './help.js';
 
-/** The commands of plants, in the order `plants --help` lists them. A new command is a folder of commands/ and a line here. */
-export const COMMANDS: readonly (CommandSpec | CommandGroup)[] = [create, get, list, deletePlants, importPlants, serve, login, logout, auth, config, completionCommand(() => COMMANDS)];
+/**
+ * The commands of plants, under what they are for, in the order `plants --help` lists them. A new
+ * command is a folder of commands/ and a line here.
+ */
+export const COMMAND_SECTIONS: readonly CommandSection[] = [
+  { title: 'PLANT COMMANDS', entries: [create, get, list, deletePlants, importPlants] },
+  { title: 'SERVICE COMMANDS', entries: [serve] },
+  { title: 'ACCOUNT COMMANDS', entries: [login, logout, auth, config] },
+  { title: 'ADDITIONAL COMMANDS', entries: [completionCommand(() => COMMANDS)] },
+];
+
+export const COMMANDS: readonly (CommandSpec | CommandGroup)[] = COMMAND_SECTIONS.flatMap((section) => section.entries);

@@ -5,7 +5,7 @@ import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
 import { commandOf, refuseFlagsAsValues } from './flag-values.js';
-import { COMMANDS } from './program.js';
+import { COMMAND_SECTIONS, COMMANDS } from './program.js';
 import { reportError } from './report-error.js';
 
 /** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
@@ -16,7 +16,7 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
   // it too (`--name --json` is one: a --name with no value).
   let json: boolean | undefined;
   const onCommand: OnCommand = async (spec, input) => {
-    const options = spec.options(input);
+    const options = spec.optionsOf(input);
     json = (options as { json?: unknown }).json === true;
     // Each command's implementation is loaded only when it runs: `--version` loads none.
     const command = await spec.load();
@@ -30,7 +30,7 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     // included, and would then refuse the next word as an argument too many, or run.
     const named = commandOf(COMMANDS, argv);
     if (named !== undefined) refuseFlagsAsValues(named.flags, argv);
-    await buildProgram(COMMANDS, ctx, onCommand).parseAsync([...argv], { from: 'user' });
+    await buildProgram(COMMAND_SECTIONS, ctx, onCommand).parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     // Commander "fails" with exit code 0 after printing help or the version, and with

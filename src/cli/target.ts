@@ -1,37 +1,29 @@
 import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
 import { PlantsError } from '../core/errors.js';
 import type { PlantStore } from '../core/store.js';
-import { bool, text, usageError, type FlagSpec, type ParsedInput } from './command-spec.js';
+import { defined, flagName, usageError, type Flags, type FlagValues } from './command-spec.js';
+import { SERVICE_FLAGS } from './service-flags.js';
 import { Settings } from './config/resolve.js';
-import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS } from './config/settings.js';
 import type { Context } from './context.js';
 
 /** The flags that say where a command works: the local store, or a service. Declared once, for every command that has them. */
-export const TARGET_FLAGS: readonly FlagSpec[] = [
-  { flags: '--local', description: 'use the local JSON file store instead of the service' },
-  { flags: '--store <path>', description: 'with --local: the store file (default: $PLANTS_STORE, config, or the data directory)', completes: 'file' },
-  { flags: '--base-url <url>', description: `service address (default: $PLANTS_BASE_URL, config, or ${DEFAULT_BASE_URL})` },
-  { flags: '--token <token>', description: 'bearer token for this call (prefer plants login: flags end up in shell history)' },
-  { flags: '--timeout <seconds>', description: `seconds to wait for the service (default ${DEFAULT_TIMEOUT_SECONDS})` },
-];
+export const TARGET_FLAGS = {
+  local: { kind: 'boolean', description: 'use the local JSON file store instead of the service', inherited: true },
+  store: { kind: 'string', value: '<path>', description: 'with --local: the store file', defaultFrom: '$PLANTS_STORE, config, or the data directory', completes: 'file', inherited: true },
+  ...SERVICE_FLAGS,
+} as const satisfies Flags;
 
 /** Where a command works, as its flags say; unset flags fall back to the settings. */
 export type Target = { local: true; store?: string } | { local: false; baseUrl?: string; token?: string; timeout?: string };
 
-const SERVICE_FLAGS = { baseUrl: '--base-url', token: '--token', timeout: '--timeout' } as const;
-
 /** The target of a command line: `--local` (with `--store`), or the service (with its flags), never a mix. */
-export function targetOptions(command: string, input: ParsedInput): Target {
-  const store = text(input, 'store');
-  const service = Object.fromEntries(Object.keys(SERVICE_FLAGS).flatMap((key) => (text(input, key) === undefined ? [] : [[key, text(input, key)]]))) as {
-    baseUrl?: string;
-    token?: string;
-    timeout?: string;
-  };
-  if (bool(input, 'local')) {
-    const given = (Object.keys(service) as (keyof typeof SERVICE_FLAGS)[]).map((key) => SERVICE_FLAGS[key]);
-    if (given.length > 0) throw usageError(command, `${given.join(', ')} cannot be used with --local`);
-    return store === undefined ? { local: true } : { local: true, store };
+export function targetOptions(command: string, flags: FlagValues<typeof TARGET_FLAGS>): Target {
+  const { local, store, baseUrl, token, timeout } = flags;
+  const service = defined({ baseUrl, token, timeout });
+  const given = (Object.keys(service) as (keyof typeof SERVICE_FLAGS)[]);
+  if (local) {
+    if (given.length > 0) throw usageError(command, `${given.map(flagName).join(', ')} cannot be used with --local`);
+    return { local: true, ...defined({ store }) };
   }
   if (store !== undefined) throw usageError(command, '--store only applies with --local: add --local, or drop --store');
   return { local: false, ...service };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/commander-program.js';
 import type { IOStreams } from '../../src/cli/context.js';
 import { styleFor } from '../../src/cli/output.js';
-import { COMMANDS } from '../../src/cli/program.js';
+import { COMMAND_SECTIONS } from '../../src/cli/program.js';
 import { processTitle } from '../../src/cli/main.js';
 import { wantsJson } from '../../src/cli/run-command-line.js';
 import { storedPlants } from '../helpers/stored-plants.js';
@@ -15,8 +15,8 @@ async function parse(...argv: string[]): Promise<{ name: string; options: unknow
   const calls: { name: string; options: unknown }[] = [];
   const style = await styleFor(0);
   const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdoutStyle: style, stderrStyle: style } as unknown as IOStreams;
-  const program = buildProgram(COMMANDS, { io, version: '1.2.3' }, async (spec, input) => {
-    calls.push({ name: spec.name, options: spec.options(input) });
+  const program = buildProgram(COMMAND_SECTIONS, { io, version: '1.2.3' }, async (spec, input) => {
+    calls.push({ name: spec.name, options: spec.optionsOf(input) });
   });
   await program.parseAsync(argv, { from: 'user' });
   expect(calls).toHaveLength(1);
@@ -29,7 +29,7 @@ describe('argv → options', () => {
     [['create', '--id', '-9223372036854775808', '--name', 'Min'], { plant: { id: '-9223372036854775808', name: 'Min' }, target: { local: false }, json: false }],
     [['create', '--id=9223372036854775807', '--name=Max', '--json'], { plant: { id: '9223372036854775807', name: 'Max' }, target: { local: false }, json: true }],
     [['create', '--local', '--store', 's.json', '--id', '1', '--name', 'a'], { plant: { id: '1', name: 'a' }, target: { local: true, store: 's.json' }, json: false }],
-    [['create', '--base-url', 'http://h:1', '--token', 'T', '--timeout', '5'], { plant: {}, target: { local: false, baseUrl: 'http://h:1', token: 'T', timeout: '5' }, json: false }],
+    [['create', '--id', '1', '--name', 'a', '--base-url', 'http://h:1', '--token', 'T', '--timeout', '5'], { plant: { id: '1', name: 'a' }, target: { local: false, baseUrl: 'http://h:1', token: 'T', timeout: '5' }, json: false }],
     // An empty value given explicitly is a value: the contract allows an empty name and tag.
     [['create', '--id', '1', '--name', '', '--tag', ''], { plant: { id: '1', name: '', tag: '' }, target: { local: false }, json: false }],
     [['create', '--id', '1', '--name=', '--tag='], { plant: { id: '1', name: '', tag: '' }, target: { local: false }, json: false }],
@@ -43,6 +43,10 @@ describe('argv → options', () => {
     [['config', 'set', 'timeout', '5'], { action: 'set', key: 'timeout', value: '5', json: false }],
     [['config', 'unset', 'token'], { action: 'unset', key: 'token', json: false }],
     [['config', 'path'], { action: 'path', json: false }],
+    // A repeatable flag collects its values; the defaults are the declared ones.
+    [['serve', '--token', 'a', '--token', 'b'], { host: '127.0.0.1', port: 8080, pool: 10, tokens: ['a', 'b'], quiet: false }],
+    [['get', '7'], { id: '7', target: { local: false }, json: false }],
+    [['list', '--format', 'json'], { target: { local: false }, json: true }],
   ])('%j', async (argv, options) => {
     const call = await parse(...argv);
     expect(call.name.split(' ')[0]).toBe(argv[0]);
@@ -50,9 +54,9 @@ describe('argv → options', () => {
   });
 
   it.each([
-    [['create', '--local', '--token', 'T'], '--token cannot be used with --local'],
-    [['create', '--local', '--base-url', 'http://h', '--timeout', '3'], '--base-url, --timeout cannot be used with --local'],
-    [['create', '--store', 'x.json'], '--store only applies with --local: add --local, or drop --store'],
+    [['create', '--id', '1', '--name', 'a', '--local', '--token', 'T'], '--token cannot be used with --local'],
+    [['create', '--id', '1', '--name', 'a', '--local', '--base-url', 'http://h', '--timeout', '3'], '--base-url, --timeout cannot be used with --local'],
+    [['create', '--id', '1', '--name', 'a', '--store', 'x.json'], '--store only applies with --local: add --local, or drop --store'],
     [['import', 'p.csv', '--store', 'x.json'], '--store only applies with --local: add --local, or drop --store'],
     [['import', 'p.csv', '--local', '--token', 'T'], '--token cannot be used with --local'],
     [['config', 'get', 'password'], 'unknown setting "password": expected one of base-url, token, store, timeout'],

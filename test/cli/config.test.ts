@@ -136,7 +136,7 @@ describe('plants config', () => {
   it('set checks the value, stores a store path as absolute, unset removes it', async () => {
     const t = await testContext();
     expect(await t.run('config', 'set', 'timeout', 'soon')).toBe(2);
-    expect(t.stderr()).toContain('error: timeout must be a number of seconds between 0 and 3600, got "soon"');
+    expect(t.stderr()).toContain('error: timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "soon"');
     expect(await t.run('config', 'set', 'store', 'mine.json')).toBe(0);
     expect((await savedConfig(t.ctx.configDir)).store).toBe(join(t.ctx.cwd, 'mine.json'));
     expect(await t.run('config', 'unset', 'store')).toBe(0);

@@ -174,7 +174,7 @@ describe('plants list', () => {
 
   it.each([
     [['list', '--limit', '0'], '--limit must be a whole number from 1, got "0"'],
-    [['list', '--format', 'xml'], '--format must be one of ndjson, csv, got "xml"'],
+    [['list', '--format', 'xml'], '--format must be one of ndjson, csv, json, got "xml"'],
     [['list', '--format', 'csv', '--json'], 'give --json or --format, not both'],
     [['list', '--local', '--after', '1e3'], '--after must be a base-10 integer, got "1e3"'],
     [['list', '--after', '9223372036854775808'], '--after must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808'],

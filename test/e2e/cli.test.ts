@@ -119,7 +119,7 @@ describe('bin/plants.cjs', () => {
     for (const args of [[], ['config']]) {
       const result = await runPlants(args, isolatedEnv(home));
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('Usage: plants');
+      expect(result.stderr).toContain('USAGE\n  plants ');
       expect(result.stderr).not.toContain('error:');
     }
   });

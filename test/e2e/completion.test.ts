@@ -47,7 +47,7 @@ describe('plants completion', () => {
     expect(bashCompletes('plants config get ', dir)).toEqual(['base-url', 'token', 'store', 'timeout']);
     expect(bashCompletes('plants auth status --', dir)).toEqual(['--base-url', '--token', '--timeout', '--json', '--help']);
     expect(bashCompletes('plants completion ', dir)).toEqual(['bash', 'zsh', 'fish']);
-    expect(bashCompletes('plants list --format ', dir)).toEqual(['ndjson', 'csv']);
+    expect(bashCompletes('plants list --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
   });
 
   it('bash: a word with a colon (a URL) is one word, as plants reads it', async () => {

@@ -62,7 +62,7 @@ export function checkToken(value: string): string {
 function checkTimeout(value: string): string {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-    throw usage(`timeout must be a number of seconds between 0 and 3600, got ${JSON.stringify(value)}`);
+    throw usage(`timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got ${JSON.stringify(value)}`);
   }
   return value;
 }

@@ -1,7 +1,22 @@
 import { printable, printableMessage } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
-import type { AuthStatusResult } from './types.js';
+
+/** What one service said of its token: accepted, refused, no token to check, or not asked (unreachable, …). */
+export interface ServiceStatus {
+  baseUrl: string;
+  /** The token masked, or null where there is none. */
+  token: string | null;
+  /** Where the token comes from: `config`, `env PLANTS_TOKEN`, `flag`. */
+  source: string | null;
+  status: 'accepted' | 'refused' | 'no token' | 'unchecked';
+  /** Why it is not accepted, for people. */
+  message?: string;
+}
+
+export interface AuthStatusResult {
+  services: ServiceStatus[];
+}
 
 /** One line per service on stdout, as data; what to do about a token that fails, on stderr. */
 export function renderHuman(result: AuthStatusResult, io: IOStreams): void {

@@ -5,7 +5,8 @@ import type { Context } from '../../context.js';
 import { EXIT } from '../../exit-codes.js';
 import { checkProxyVariables } from '../../target.js';
 import { checkTokenWith } from './check.js';
-import type { AuthStatusOptions, AuthStatusResult, ServiceStatus } from './types.js';
+import type { AuthStatusOptions } from './command.js';
+import type { AuthStatusResult, ServiceStatus } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 

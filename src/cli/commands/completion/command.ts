@@ -1,27 +1,29 @@
-import { bool, JSON_FLAG, usageError, type CommandGroup, type CommandSpec } from '../../command-spec.js';
-import { SHELLS, type CompletionOptions, type Shell } from './types.js';
+import { declareCommand, usageError, type CommandGroup, type CommandSpec, type OptionsOf } from '../../command-spec.js';
+
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
 
 /**
  * `plants completion <shell>`, over the commands it is given: the program's own list, which
  * imports this declaration, so it hands itself in rather than being imported from here.
  */
-export function completionCommand(commands: () => readonly (CommandSpec | CommandGroup)[]): CommandSpec<CompletionOptions> {
-  return {
+export function completionCommand(commands: () => readonly (CommandSpec | CommandGroup)[]) {
+  return declareCommand({
     name: 'completion',
     summary: 'print a completion script for bash, zsh or fish',
+    description: 'The script completes commands, flags, the values of --format and the like, and files where a file goes.',
     arguments: [{ name: 'shell', description: 'bash, zsh or fish', required: true, completes: SHELLS }],
-    flags: [JSON_FLAG],
-    help:
-      '\nThe script completes commands, flags, the values of --format and the like, and files where a file goes.\n\n' +
-      'Examples:\n' +
-      '  source <(plants completion bash)                    # in ~/.bashrc\n' +
-      '  source <(plants completion zsh)                     # in ~/.zshrc\n' +
-      '  plants completion fish > ~/.config/fish/completions/plants.fish',
-    options: (input) => {
-      const shell = input.args[0] as string;
-      if (!(SHELLS as readonly string[]).includes(shell)) throw usageError('completion', `no completion for ${JSON.stringify(shell)}: expected bash, zsh or fish`);
-      return { shell: shell as Shell, json: bool(input, 'json'), commands: commands() };
+    flags: {},
+    examples: ['# in ~/.bashrc', 'source <(plants completion bash)', '# in ~/.zshrc', 'source <(plants completion zsh)', 'plants completion fish > ~/.config/fish/completions/plants.fish'],
+    exitCodes: { ok: 'the script was printed' },
+    options: ({ args }) => {
+      const shell = SHELLS.find((each) => each === args.shell);
+      if (shell === undefined) throw usageError('completion', `no completion for ${JSON.stringify(args.shell)}: expected bash, zsh or fish`);
+      // Every command of plants, as declared: what the script completes.
+      return { shell, commands: commands() };
     },
     load: () => import('./run.js'),
-  };
+  });
 }
+
+export type CompletionOptions = OptionsOf<ReturnType<typeof completionCommand>>;

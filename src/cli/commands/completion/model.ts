@@ -1,4 +1,4 @@
-import type { CommandGroup, CommandSpec, FlagSpec } from '../../command-spec.js';
+import { flagName, type CommandGroup, type CommandSpec, type FlagSpec } from '../../command-spec.js';
 
 /** What completes a value: files, or one of these words; undefined for a value to type freely. */
 export type Completes = 'file' | readonly string[] | undefined;
@@ -32,9 +32,13 @@ export interface CompletionModel {
 
 const HELP: FlagModel = { names: ['-h', '--help'], takesValue: false, completes: undefined, description: 'show help' };
 
-export function flagModel(flag: FlagSpec): FlagModel {
-  const [names = '', value] = flag.flags.split(/ (?=[<[])/);
-  return { names: names.split(/,\s*/), takesValue: value !== undefined, completes: flag.completes, description: flag.description };
+export function flagModel(key: string, flag: FlagSpec): FlagModel {
+  return {
+    names: [flagName(key)],
+    takesValue: flag.kind !== 'boolean',
+    completes: flag.kind === 'boolean' ? undefined : (flag.completes ?? (flag.kind === 'string' ? flag.choices : undefined)),
+    description: flag.description,
+  };
 }
 
 /** The commands as a shell completes them: every command's flags, with --help, and its arguments. */
@@ -44,7 +48,7 @@ export function completionModel(entries: readonly (CommandSpec | CommandGroup)[]
   const model = (spec: CommandSpec): CommandModel => ({
     path: spec.name,
     summary: spec.summary,
-    flags: [...spec.flags.map(flagModel), HELP],
+    flags: [...Object.entries(spec.flags).map(([key, flag]) => flagModel(key, flag)), HELP],
     args: (spec.arguments ?? []).map((argument) => argument.completes),
   });
   for (const entry of entries) {

@@ -1,38 +1,76 @@
-import { bool, JSON_FLAG, usageError, type CommandGroup, type CommandSpec, type ParsedInput } from '../../command-spec.js';
+import { declareCommand, JSON_FLAG, usageError, type CommandGroup, type OptionsOf } from '../../command-spec.js';
 import { isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey } from '../../config/settings.js';
-import type { ConfigOptions } from './types.js';
 
-const KEYS_HELP = `\nKeys:\n${SETTING_KEYS.map((key) => `  ${key.padEnd(9)} ${SETTINGS[key].describe} (env ${SETTINGS[key].env})`).join('\n')}`;
-
-const KEY = { name: 'key', description: 'a setting', required: true, completes: SETTING_KEYS } as const;
+const KEY = { name: 'key', description: 'a setting: one of base-url, token, store, timeout', required: true, completes: SETTING_KEYS } as const;
+const FLAGS = { json: JSON_FLAG } as const;
+const EXIT_CODES = { ok: 'done', unavailable: 'the config file could not be written' } as const;
+const load = () => import('./run.js');
 
 function settingKey(key: string): SettingKey {
   if (isSettingKey(key)) return key;
   throw usageError('config', `unknown setting ${JSON.stringify(key)}: expected one of ${SETTING_KEYS.join(', ')}`);
 }
 
-/** A command of the group: the same flags and implementation, its own arguments and options. */
-function configCommand(name: string, summary: string, options: (input: ParsedInput) => ConfigOptions, args: CommandSpec['arguments'] = []): CommandSpec<ConfigOptions> {
-  return { name: `config ${name}`, summary, arguments: args, flags: [JSON_FLAG], options, load: () => import('./run.js') };
-}
+const list = declareCommand({
+  name: 'config list',
+  summary: 'every setting with its value and where it comes from (the token masked)',
+  flags: FLAGS,
+  examples: ['plants config list', 'plants config list --json'],
+  exitCodes: EXIT_CODES,
+  options: ({ flags: { json } }) => ({ action: 'list' as const, json }),
+  load,
+});
 
-const json = (input: ParsedInput) => bool(input, 'json');
-const arg = (input: ParsedInput, index: number) => input.args[index] as string;
+const get = declareCommand({
+  name: 'config get',
+  summary: 'the value of one setting (the token masked)',
+  arguments: [KEY],
+  flags: FLAGS,
+  examples: ['plants config get base-url'],
+  exitCodes: EXIT_CODES,
+  options: ({ flags: { json }, args }) => ({ action: 'get' as const, key: settingKey(args.key), json }),
+  load,
+});
+
+const set = declareCommand({
+  name: 'config set',
+  summary: 'save a setting in the config file',
+  arguments: [KEY, { name: 'value', description: 'its value', required: true }],
+  flags: FLAGS,
+  examples: ['plants config set base-url https://plants.example.com', 'plants config set timeout 10'],
+  exitCodes: EXIT_CODES,
+  options: ({ flags: { json }, args }) => ({ action: 'set' as const, key: settingKey(args.key), value: args.value, json }),
+  load,
+});
+
+const unset = declareCommand({
+  name: 'config unset',
+  summary: 'remove a setting from the config file',
+  arguments: [KEY],
+  flags: FLAGS,
+  examples: ['plants config unset store'],
+  exitCodes: EXIT_CODES,
+  options: ({ flags: { json }, args }) => ({ action: 'unset' as const, key: settingKey(args.key), json }),
+  load,
+});
+
+const path = declareCommand({
+  name: 'config path',
+  summary: 'the path of the config file',
+  flags: FLAGS,
+  examples: ['plants config path'],
+  exitCodes: EXIT_CODES,
+  options: ({ flags: { json } }) => ({ action: 'path' as const, json }),
+  load,
+});
+
+export type ConfigOptions = OptionsOf<typeof list> | OptionsOf<typeof get> | OptionsOf<typeof set> | OptionsOf<typeof unset> | OptionsOf<typeof path>;
 
 export const command: CommandGroup = {
   name: 'config',
   summary: 'show and change settings (base-url, token, store, timeout)',
-  help: `${KEYS_HELP}\n\nA value comes from the first of: flag, environment, config file, default.`,
-  commands: [
-    configCommand('list', 'every setting with its value and where it comes from (the token masked)', (input) => ({ action: 'list', json: json(input) })),
-    configCommand('get', 'the value of one setting (the token masked)', (input) => ({ action: 'get', key: settingKey(arg(input, 0)), json: json(input) }), [KEY]),
-    configCommand(
-      'set',
-      'save a setting in the config file',
-      (input) => ({ action: 'set', key: settingKey(arg(input, 0)), value: arg(input, 1), json: json(input) }),
-      [KEY, { name: 'value', description: 'its value', required: true }],
-    ),
-    configCommand('unset', 'remove a setting from the config file', (input) => ({ action: 'unset', key: settingKey(arg(input, 0)), json: json(input) }), [KEY]),
-    configCommand('path', 'the path of the config file', (input) => ({ action: 'path', json: json(input) })),
-  ],
+  description: `Keys (the environment variable of each overrides the config file):\n\n${SETTING_KEYS.map((key) => `  ${key}  ${SETTINGS[key].describe} (env ${SETTINGS[key].env})`).join('\n')}\n\nA value comes from the first of: flag, environment, config file, default.`,
+  examples: ['plants config set base-url https://plants.example.com', 'plants config get base-url', 'plants config list'],
+  exitCodes: EXIT_CODES,
+  commands: [list, get, set, unset, path],
 };

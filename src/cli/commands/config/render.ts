@@ -1,7 +1,20 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
-import type { ConfigResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
+import type { SettingKey } from '../../config/settings.js';
+
+/** A setting as it may be shown: a secret's value masked. */
+export interface ShownSetting {
+  key: SettingKey;
+  value: string | null;
+  source: string | null;
+}
+
+export type ConfigResult =
+  | { action: 'list'; settings: ShownSetting[] }
+  | { action: 'get'; setting: ShownSetting }
+  | { action: 'set' | 'unset'; key: SettingKey; configPath: string; overriddenBy?: string; /** For the token: the service it is saved for. */ service?: string }
+  | { action: 'path'; path: string };
 
 export function renderHuman(result: ConfigResult, io: IOStreams): void {
   const style = io.stdoutStyle;

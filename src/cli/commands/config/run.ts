@@ -3,7 +3,8 @@ import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
 import { displayValue, SETTINGS, type Resolved, type SettingKey } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import type { ConfigOptions, ConfigResult, ShownSetting } from './types.js';
+import type { ConfigOptions } from './command.js';
+import type { ConfigResult, ShownSetting } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 

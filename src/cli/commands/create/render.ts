@@ -1,7 +1,14 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
-import type { CreateResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
+import type { NewPlant } from '../../../core/schemas.js';
+
+export interface CreateResult {
+  /** The plant as stored: for a remote create, the id sent with the name and tag the service answered. */
+  plant: NewPlant;
+  /** The store file, or the service's base URL. */
+  where: string;
+}
 
 export function renderHuman({ plant, where }: CreateResult, io: IOStreams): void {
   const style = io.stdoutStyle;

@@ -2,7 +2,8 @@ import { addPlant } from '../../../core/create.js';
 import { parseNewPlantText } from '../../../core/validate.js';
 import type { Context } from '../../context.js';
 import { withTargetStore } from '../../target-store.js';
-import type { CreateOptions, CreateResult } from './types.js';
+import type { CreateOptions } from './command.js';
+import type { CreateResult } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 

@@ -1,37 +1,46 @@
 import { ID_FORMATS } from '../../../import/formats.js';
 import { BULK_FLAGS, bulkOptions } from '../../bulk/flags.js';
-import { bool, text, usageError, type CommandSpec } from '../../command-spec.js';
+import { declareCommand, flagName, usageError, type OptionsOf } from '../../command-spec.js';
+import { idArgument } from '../../id-argument.js';
 import { targetOptions } from '../../target.js';
-import type { DeleteOptions } from './types.js';
 
 /** Flags of many deletes only. */
-const FROM_ONLY = ['format', 'onMissing', 'dryRun', 'failFast', 'rejects', 'report', 'concurrency'];
+const FROM_ONLY = ['format', 'onMissing', 'dryRun', 'failFast', 'rejects', 'report', 'concurrency'] as const;
 
-export const command: CommandSpec<DeleteOptions> = {
+export const command = declareCommand({
   name: 'delete',
   summary: 'delete a plant by its id, or many from a file of ids (or what plants list writes)',
-  flags: [
-    { flags: '--id <id>', description: 'the plant id: a base-10 integer' },
-    { flags: '--from <file>', description: 'delete every id of FILE (or - for stdin): an id a line, or NDJSON, CSV or JSON plants', completes: 'file' },
-    { flags: '--format <format>', description: 'with --from: ids, ndjson, csv or json (default: from the name, else from the first line)', completes: ID_FORMATS },
-    { flags: '--on-missing <what>', description: 'with --from, an id not there: fail (the row failed) or skip (gone already) (default: "fail")', completes: ['fail', 'skip'] },
+  description:
+    'With --from, the same summary, --rejects, --report, --json and exit codes as plants import. --rejects FILE holds each row not deleted as {"id":…} (a row that failed, as it was read), in the format the name of FILE says (.csv, .json), else NDJSON: plants delete --from FILE retries them.',
+  arguments: [{ name: 'id', description: 'the plant id: a base-10 integer (or give it with --id)', required: false }],
+  flags: {
+    id: { kind: 'string', value: '<id>', description: 'the plant id, as a flag' },
+    from: { kind: 'string', value: '<file>', description: 'delete every id of FILE (or - for stdin): an id a line, or NDJSON, CSV or JSON plants', completes: 'file' },
+    format: { kind: 'string', value: '<format>', description: 'with --from: ids, ndjson, csv or json', defaultFrom: 'from the name, else from the first line', choices: ID_FORMATS },
+    onMissing: { kind: 'string', value: '<what>', description: 'with --from, an id not there: fail (the row failed) or skip (gone already)', default: 'fail', choices: ['fail', 'skip'] },
     ...BULK_FLAGS,
-  ],
-  help:
-    '\nWith --from, the same summary, --rejects, --report, --json and exit codes as plants import.\n' +
-    '--rejects FILE holds each row not deleted as {"id":…} (a row that failed, as it was read), in the\n' +
-    'format the name of FILE says (.csv, .json), else NDJSON: plants delete --from FILE retries them.\n' +
-    'Exit codes: 0 deleted, 1 no plant with the id (with --from: some rows failed), 2 a bad id or input,\n' +
-    '3 authentication, 4 the service or store could not be used.\n\n' +
-    'Examples:\n  plants delete --id 1\n  plants list --local --tag weed --format ndjson | plants delete --local --from -',
-  options: (input) => {
-    const id = text(input, 'id');
-    const from = text(input, 'from');
+  },
+  examples: ['plants delete 1', 'plants list --tag weed --format ndjson | plants delete --from -'],
+  exitCodes: {
+    ok: 'deleted (with --from: every id deleted, or skipped)',
+    refused: 'no plant with the id (with --from: some rows failed)',
+    usage: 'a bad id, or an unreadable input',
+    auth: true,
+    unavailable: 'the service or store could not be used',
+    interrupted: 'with --from: interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary',
+  },
+  options: ({ flags, args, given }) => {
+    const id = idArgument('delete', { argument: args.id, flag: flags.id });
+    const { from, json } = flags;
     if ((id === undefined) === (from === undefined)) throw usageError('delete', 'give the plant with --id, or a file of them with --from (one of the two)');
-    if (from !== undefined) return { many: true, bulk: bulkOptions('delete', input, from, { key: 'onMissing', flag: '--on-missing' }, ID_FORMATS), json: bool(input, 'json') };
-    const extra = FROM_ONLY.filter((key) => input.flags[key] !== undefined);
-    if (extra.length > 0) throw usageError('delete', `${extra.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --from`);
-    return { many: false, id: id as string, target: targetOptions('delete', input), json: bool(input, 'json') };
+    if (from !== undefined) {
+      return { many: true as const, bulk: bulkOptions('delete', flags, { file: from, format: flags.format, onNoop: flags.onMissing }), json };
+    }
+    const extra = FROM_ONLY.filter((key) => given.has(key));
+    if (extra.length > 0) throw usageError('delete', `${extra.map(flagName).join(', ')} only apply with --from`);
+    return { many: false as const, id: id as string, target: targetOptions('delete', flags), json };
   },
   load: () => import('./run.js'),
-};
+});
+
+export type DeleteOptions = OptionsOf<typeof command>;

@@ -2,7 +2,9 @@ import { printable } from '../../../core/printable.js';
 import * as bulk from '../../bulk/render.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
-import type { DeleteResult } from './types.js';
+import type { BulkResult } from '../../bulk/types.js';
+
+export type DeleteResult = { many: false; id: bigint; where: string } | { many: true; bulk: BulkResult };
 
 export function renderHuman(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderHuman(result.bulk, io);

@@ -2,7 +2,8 @@ import { deletePlant } from '../../../core/read-delete.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import { withTargetStore } from '../../target-store.js';
-import type { DeleteOptions, DeleteResult } from './types.js';
+import type { DeleteOptions } from './command.js';
+import type { DeleteResult } from './render.js';
 
 export { exitCode, renderHuman, renderJson } from './render.js';
 

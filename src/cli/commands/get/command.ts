@@ -1,15 +1,20 @@
-import { bool, JSON_FLAG, text, type CommandSpec } from '../../command-spec.js';
+import { declareCommand, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
+import { idArgument } from '../../id-argument.js';
 import { TARGET_FLAGS, targetOptions } from '../../target.js';
-import type { GetOptions } from './types.js';
 
-export const command: CommandSpec<GetOptions> = {
+export const command = declareCommand({
   name: 'get',
   summary: 'show one plant, by its id',
-  flags: [{ flags: '--id <id>', description: 'the plant id: a base-10 integer' }, ...TARGET_FLAGS, JSON_FLAG],
-  help: '\nExit codes: 0 shown, 1 no plant with this id, 2 a bad id, 3 authentication, 4 the service or store could not be used.\n\nExamples:\n  plants get --id 1\n  plants get --local --id 9223372036854775807 --json',
-  options: (input) => {
-    const id = text(input, 'id');
-    return { ...(id === undefined ? {} : { id }), target: targetOptions('get', input), json: bool(input, 'json') };
+  arguments: [{ name: 'id', description: 'the plant id: a base-10 integer (or give it with --id)', required: false }],
+  flags: { id: { kind: 'string', value: '<id>', description: 'the plant id, as a flag' }, ...TARGET_FLAGS, json: JSON_FLAG },
+  examples: ['plants get 1', 'plants get --local 9223372036854775807 --json'],
+  exitCodes: { ok: 'the plant was shown', refused: 'no plant with this id', auth: true, unavailable: 'the service or store could not be used' },
+  options: ({ flags, args }) => {
+    const id = idArgument('get', { argument: args.id, flag: flags.id });
+    if (id === undefined) throw usageError('get', "give the plant's id with --id, or as the argument: plants get <id>");
+    return { id, target: targetOptions('get', flags), json: flags.json };
   },
   load: () => import('./run.js'),
-};
+});
+
+export type GetOptions = OptionsOf<typeof command>;

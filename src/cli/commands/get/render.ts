@@ -1,7 +1,13 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
-import type { GetResult } from './types.js';
+import type { NewPlant } from '../../../core/schemas.js';
+
+export interface GetResult {
+  plant: NewPlant;
+  /** The store file, or the service's base URL. */
+  where: string;
+}
 
 /** The plant, a field a line, on stdout; its text shown escaped where it holds control characters. */
 export function renderHuman({ plant }: GetResult, io: IOStreams): void {

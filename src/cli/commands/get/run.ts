@@ -2,7 +2,8 @@ import { getPlant } from '../../../core/read-delete.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import { withTargetStore } from '../../target-store.js';
-import type { GetOptions, GetResult } from './types.js';
+import type { GetOptions } from './command.js';
+import type { GetResult } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 

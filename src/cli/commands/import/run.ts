@@ -8,7 +8,7 @@ import { readRows } from '../../../import/rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
 import type { BulkKind, BulkResult } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
-import type { ImportOptions } from './types.js';
+import type { ImportOptions } from './command.js';
 
 export { exitCode, renderHuman, renderJson } from '../../bulk/render.js';
 

@@ -5,7 +5,17 @@ import { csvField } from '../../../import/csv-text.js';
 import type { IOStreams } from '../../context.js';
 import { FailedMidDocument } from '../../failed-mid-document.js';
 import { writeInTurn } from '../../paced-output.js';
-import type { ListResult } from './types.js';
+
+/** The formats list writes for import to read back: exactly what import reads. */
+export type ListFormat = 'ndjson' | 'csv';
+
+export interface ListResult {
+  /** The plants in id order, a page at a time, read as they are written out (a million need not fit in memory). */
+  pages: AsyncIterable<NewPlant[]>;
+  format?: ListFormat;
+  /** Ids of plants CSV cannot carry (an empty tag, a NUL, a lone surrogate), left out and named on stderr: exit 1. */
+  notWritten: bigint[];
+}
 
 /**
  * The plants on stdout as they come, a page at a time: as import reads them (--format), a table

@@ -3,7 +3,8 @@ import type { PlantStore } from '../../../core/store.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import { openTargetStore } from '../../target-store.js';
-import type { ListOptions, ListResult } from './types.js';
+import type { ListOptions } from './command.js';
+import type { ListResult } from './render.js';
 
 export { exitCode, renderHuman, renderJson } from './render.js';
 

@@ -1,7 +1,19 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
-import type { LoginResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
+
+/** Where the saved token came from. */
+export type TokenSource = 'flag' | 'stdin' | 'prompt' | 'local server';
+
+export interface LoginResult {
+  configPath: string;
+  /** The service the token was saved for. */
+  baseUrl: string;
+  source: TokenSource;
+  /** The server token file a local plants serve made, when the token came from it. */
+  serverTokenFile?: string;
+  warnings: string[];
+}
 
 export function renderHuman(result: LoginResult, io: IOStreams): void {
   const style = io.stderrStyle;

@@ -7,7 +7,8 @@ import { checkBaseUrl, checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { readFirstLine } from '../../first-line.js';
 import { checkTokenWith } from '../auth/check.js';
-import type { LoginOptions, LoginResult, TokenSource } from './types.js';
+import type { LoginOptions } from './command.js';
+import type { LoginResult, TokenSource } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 

@@ -1,13 +1,13 @@
-import { bool, JSON_FLAG, text, type CommandSpec } from '../../command-spec.js';
-import type { LogoutOptions } from './types.js';
+import { declareCommand, defined, JSON_FLAG, type OptionsOf } from '../../command-spec.js';
 
-export const command: CommandSpec<LogoutOptions> = {
+export const command = declareCommand({
   name: 'logout',
   summary: "remove a service's saved token from the config file (the base URL setting is kept)",
-  flags: [{ flags: '--base-url <url>', description: 'the service (default: the base URL setting)' }, JSON_FLAG],
-  options: (input) => {
-    const baseUrl = text(input, 'baseUrl');
-    return { json: bool(input, 'json'), ...(baseUrl === undefined ? {} : { baseUrl }) };
-  },
+  flags: { baseUrl: { kind: 'string', value: '<url>', description: 'the service', defaultFrom: 'the base URL setting' }, json: JSON_FLAG },
+  examples: ['plants logout', 'plants logout --base-url https://plants.example.com'],
+  exitCodes: { ok: 'logged out, or there was no token to remove', unavailable: 'the config file could not be written' },
+  options: ({ flags: { baseUrl, json } }) => ({ json, ...defined({ baseUrl }) }),
   load: () => import('./run.js'),
-};
+});
+
+export type LogoutOptions = OptionsOf<typeof command>;

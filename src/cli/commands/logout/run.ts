@@ -1,9 +1,17 @@
+import { printable } from '../../../core/printable.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
-import type { Context } from '../../context.js';
-import type { LogoutOptions, LogoutResult } from './types.js';
+import type { Context, IOStreams } from '../../context.js';
+import { writeJsonDocument } from '../../json-output.js';
+import type { LogoutOptions } from './command.js';
 
-export { renderHuman, renderJson } from './render.js';
+export interface LogoutResult {
+  configPath: string;
+  /** The service whose token was removed (or had none). */
+  baseUrl: string;
+  hadToken: boolean;
+  envTokenSet: boolean;
+}
 
 export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
@@ -11,4 +19,19 @@ export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutR
   const hadToken = settings.file.tokens.has(baseUrl);
   if (hadToken) await writeConfig(ctx, { tokens: new Map([[baseUrl, undefined]]) });
   return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '' };
+}
+
+export function renderHuman(result: LogoutResult, io: IOStreams): void {
+  const style = io.stderrStyle;
+  const [baseUrl, configPathShown] = [printable(result.baseUrl, Infinity), printable(result.configPath, Infinity)];
+  io.stderr.write(
+    result.hadToken
+      ? `${style.green('Logged out')} of ${baseUrl}: its token removed from ${configPathShown}\n`
+      : `Not logged in to ${baseUrl}: no token for it in ${configPathShown}\n`,
+  );
+  if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
+}
+
+export function renderJson(result: LogoutResult, io: IOStreams): void {
+  writeJsonDocument(io, { loggedOut: true, ...result });
 }

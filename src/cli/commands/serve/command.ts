@@ -1,45 +1,46 @@
-import { bool, text, usageError, type CommandSpec } from '../../command-spec.js';
+import { declareCommand, defined, usageError, type OptionsOf } from '../../command-spec.js';
 import { isDatabaseUrl } from './database-url.js';
-import type { ServeOptions } from './types.js';
 
-export const command: CommandSpec<ServeOptions> = {
+export const command = declareCommand({
   name: 'serve',
   summary: 'run the Plant Store service (POST /plants, and the GET and DELETE extensions) on a JSON file or PostgreSQL',
-  flags: [
-    { flags: '--host <host>', description: 'address to listen on (default: "127.0.0.1")' },
-    { flags: '--port <port>', description: 'port to listen on, 0 for any free port (default: "8080")' },
-    { flags: '--store <path>', description: 'the store file (default: $PLANTS_STORE, config, or the data directory)', completes: 'file' },
-    { flags: '--database <url>', description: 'a postgresql:// URL: keep plants in PostgreSQL, shared by any number of instances (default: $PLANTS_DATABASE_URL)' },
-    { flags: '--pool <n>', description: 'connections to PostgreSQL at most (default: "10")' },
-    { flags: '--token <token>', description: 'a bearer token to accept (repeatable; default: $PLANTS_SERVER_TOKENS, or the one it keeps in the data directory)', repeatable: true },
-    { flags: '--quiet', description: 'no log line per request' },
-  ],
-  help:
-    '\nThe first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0.\n' +
-    'SIGINT or SIGTERM: stop accepting, finish the requests in flight (each 200 is on disk already), exit 0.\n\n' +
-    'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL:\n' +
-    'a URL on the command line is visible to other users of the machine.\n\n' +
-    'Examples:\n  plants serve\n  PLANTS_SERVER_TOKENS=T1,T2 plants serve --port 9000 --store ./plants.json\n' +
-    '  plants serve --database postgresql://plants@db.example.com/plants --pool 20',
-  options: (input) => {
-    const portText = text(input, 'port') ?? '8080';
-    if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(portText)}`);
-    const store = text(input, 'store');
-    const database = text(input, 'database');
+  description:
+    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT or SIGTERM: stop accepting, finish the requests in flight (each 200 is on disk already), exit 0.\n\n' +
+    'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL: a URL on the command line is visible to other users of the machine.',
+  flags: {
+    host: { kind: 'string', value: '<host>', description: 'address to listen on', default: '127.0.0.1' },
+    port: { kind: 'string', value: '<port>', description: 'port to listen on, from 0 to 65535; 0 for any free port', default: '8080' },
+    store: { kind: 'string', value: '<path>', description: 'the store file', defaultFrom: '$PLANTS_STORE, config, or the data directory', completes: 'file' },
+    database: {
+      kind: 'string',
+      value: '<url>',
+      description: 'a postgresql:// URL: keep plants in PostgreSQL, shared by any number of instances',
+      defaultFrom: '$PLANTS_DATABASE_URL',
+    },
+    pool: { kind: 'string', value: '<n>', description: 'connections to PostgreSQL at most, from 1 to 1000', default: '10' },
+    token: {
+      kind: 'strings',
+      value: '<token>',
+      description: 'a bearer token to accept',
+      defaultFrom: '$PLANTS_SERVER_TOKENS, or the one it keeps in the data directory',
+    },
+    quiet: { kind: 'boolean', description: 'no log line per request' },
+  },
+  examples: ['plants serve', 'PLANTS_SERVER_TOKENS=T1,T2 plants serve --port 9000 --store ./plants.json', 'plants serve --database postgresql://plants@db.example.com/plants --pool 20'],
+  exitCodes: {
+    ok: 'stopped by SIGINT or SIGTERM, every request in flight finished',
+    usage: 'a usage error, or an address it cannot listen on',
+    unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
+  },
+  options: ({ flags }) => {
+    const { host, port, store, database, pool, token: tokens, quiet } = flags;
+    if (!/^\d+$/.test(port) || Number(port) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(port)}`);
     if (database !== undefined && !isDatabaseUrl(database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
     if (database !== undefined && store !== undefined) throw usageError('serve', '--store and --database name two stores: give one');
-    const poolText = text(input, 'pool') ?? '10';
-    if (!/^\d+$/.test(poolText) || Number(poolText) < 1 || Number(poolText) > 1000) throw usageError('serve', `--pool must be a number from 1 to 1000, got ${JSON.stringify(poolText)}`);
-    const tokens = input.flags.token;
-    return {
-      host: text(input, 'host') ?? '127.0.0.1',
-      port: Number(portText),
-      ...(store === undefined ? {} : { store }),
-      ...(database === undefined ? {} : { database }),
-      pool: Number(poolText),
-      tokens: Array.isArray(tokens) ? tokens : [],
-      quiet: bool(input, 'quiet'),
-    };
+    if (!/^\d+$/.test(pool) || Number(pool) < 1 || Number(pool) > 1000) throw usageError('serve', `--pool must be a number from 1 to 1000, got ${JSON.stringify(pool)}`);
+    return { host, port: Number(port), ...defined({ store, database }), pool: Number(pool), tokens, quiet };
   },
   load: () => import('./run.js'),
-};
+});
+
+export type ServeOptions = OptionsOf<typeof command>;

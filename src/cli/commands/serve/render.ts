@@ -1,6 +1,9 @@
 import type { IOStreams } from '../../context.js';
-import type { ServeResult } from './types.js';
 import { writeJsonDocument } from '../../json-output.js';
+
+export interface ServeResult {
+  stoppedBy: string;
+}
 
 export function renderHuman(): void {}
 

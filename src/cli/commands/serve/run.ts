@@ -11,7 +11,8 @@ import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { isDatabaseUrl } from './database-url.js';
-import type { ServeOptions, ServeResult } from './types.js';
+import type { ServeOptions } from './command.js';
+import type { ServeResult } from './render.js';
 
 export { renderHuman, renderJson } from './render.js';
 
