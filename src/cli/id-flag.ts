@@ -1,4 +1,4 @@
-import { isProblem, readDecimalInt64 } from '../core/fields.js';
+import { int64FromDecimalText } from '../core/int64.js';
 import { usageError } from './command-spec.js';
 
 /**
@@ -8,7 +8,7 @@ import { usageError } from './command-spec.js';
  */
 export function idFlag(command: string, flag: string, text: string | undefined): bigint {
   if (text === undefined) throw usageError(command, `give the plant's id with ${flag}`);
-  const id = readDecimalInt64(text);
-  if (isProblem(id)) throw usageError(command, `${flag} ${id.problem}`);
+  const id = int64FromDecimalText(text);
+  if (typeof id === 'object') throw usageError(command, `${flag} ${id.problem}`);
   return id;
 }

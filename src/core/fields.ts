@@ -1,5 +1,5 @@
-import { INT64_MAX, INT64_MIN, integerFromDecimalText, integerFromJsonNumberText } from './int64.js';
-import { jsonNumberText } from './json.js';
+import { INT64_MAX, INT64_MIN, int64FromDecimalText } from './int64.js';
+import { integerFromJsonNumberText, jsonNumberText } from './json.js';
 import { thousands } from './printable.js';
 
 /**
@@ -59,10 +59,7 @@ export const readInt64 = jsonInteger(INT64_MIN, INT64_MAX);
 export function readDecimalInt64(value: unknown): bigint | Problem {
   if (value === undefined) return { problem: 'is required' };
   if (typeof value !== 'string') return { problem: `must be a base-10 integer, got ${describe(value)}` };
-  const integer = integerFromDecimalText(value);
-  if (integer === undefined) return { problem: `must be a base-10 integer, got ${JSON.stringify(value)}` };
-  if (integer < INT64_MIN || integer > INT64_MAX) return { problem: `must be between ${INT64_MIN} and ${INT64_MAX}, got ${value}` };
-  return integer;
+  return int64FromDecimalText(value);
 }
 
 /**

@@ -1,5 +1,3 @@
-import { splitNumber } from 'lossless-json';
-
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 export const INT32_MIN = -(2n ** 31n);
@@ -14,18 +12,14 @@ export function integerFromDecimalText(text: string): bigint | undefined {
 }
 
 /**
- * The exact value of a JSON number's text when it is an integer in JSON Schema's sense (`1.0` and
- * `1e2` are integers, `1.5` is not), or undefined. Never goes through a float, so no digit is lost.
- * Exponents beyond `maxDigits` are not expanded: such a value is out of any range we accept.
+ * An int64 typed as text (a flag, an argument, a CSV cell): its value, or what is wrong with it.
+ * Digits and a range only, no dependency: commands check their id arguments at start-up with it.
  */
-export function integerFromJsonNumberText(text: string, maxDigits = 40): bigint | undefined | 'too-large' {
-  const { sign, digits, exponent } = splitNumber(text);
-  if (digits === '0') return 0n;
-  const zerosToAppend = exponent - (digits.length - 1);
-  if (zerosToAppend < 0) return undefined;
-  if (digits.length + zerosToAppend > maxDigits) return 'too-large';
-  const magnitude = BigInt(digits) * 10n ** BigInt(zerosToAppend);
-  return sign === '-' ? -magnitude : magnitude;
+export function int64FromDecimalText(text: string): bigint | { problem: string } {
+  const integer = integerFromDecimalText(text);
+  if (integer === undefined) return { problem: `must be a base-10 integer, got ${JSON.stringify(text)}` };
+  if (integer < INT64_MIN || integer > INT64_MAX) return { problem: `must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}` };
+  return integer;
 }
 
 /** The form of an int64 in a URL: base-10 digits, a minus sign for negatives, no plus, no leading zero. */

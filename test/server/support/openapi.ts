@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { integerFromJsonNumberText } from '../../../src/core/int64.js';
+import { integerFromJsonNumberText } from '../../../src/core/json.js';
 import { jsonNumberText, parseJson } from '../../../src/core/json.js';
 import { PLANT_ROUTES } from '../../../src/server/plant-routes.js';
 
