@@ -1,6 +1,7 @@
 import type { PlantStore } from '../core/store.js';
 import type { Context } from './context.js';
-import { openLocalStore, serviceClient, targetSettings, type Target } from './target.js';
+import type { Target } from './target-flags.js';
+import { openLocalStore, serviceClient, targetSettings } from './target.js';
 
 /** Where a command's store is: the store file, or the service's base URL (what its output names). */
 export interface TargetStore {

@@ -1,5 +1,5 @@
 import { JSON_FLAG, usageError, type Flags, type FlagValues } from '../command-spec.js';
-import { TARGET_FLAGS, targetOptions } from '../target.js';
+import { TARGET_FLAGS, targetOptions } from '../target-flags.js';
 import type { BulkOptions } from './types.js';
 
 /** The flags of bulk work from a file, but for its input, its format and what a no-op row is called. */

@@ -7,7 +7,7 @@ import type { Row, ValidRow } from '../../import/row.js';
 import type { BatchWork } from '../../import/store-batches.js';
 import type { RequestWork } from '../../import/service-workers.js';
 import type { OutputOptions } from '../command-spec.js';
-import type { Target } from '../target.js';
+import type { Target } from '../target-flags.js';
 import type { Rejected, RejectsFormat } from './rejects.js';
 
 /** The options of bulk work from a file: `plants import FILE`, `plants delete --from FILE`. */

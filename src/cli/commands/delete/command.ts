@@ -2,7 +2,7 @@ import { ID_FORMATS } from '../../../import/formats.js';
 import { BULK_FLAGS, bulkOptions } from '../../bulk/flags.js';
 import { declareCommand, flagName, usageError, type OptionsOf } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
-import { targetOptions } from '../../target.js';
+import { targetOptions } from '../../target-flags.js';
 
 /** Flags of many deletes only. */
 const FROM_ONLY = ['format', 'onMissing', 'dryRun', 'failFast', 'rejects', 'report', 'concurrency'] as const;

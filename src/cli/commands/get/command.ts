@@ -1,6 +1,6 @@
 import { declareCommand, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
-import { TARGET_FLAGS, targetOptions } from '../../target.js';
+import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
 
 export const command = declareCommand({
   name: 'get',

@@ -1,5 +1,5 @@
 import { declareCommand, defined, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
-import { TARGET_FLAGS, targetOptions } from '../../target.js';
+import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
 
 export const command = declareCommand({
   name: 'list',

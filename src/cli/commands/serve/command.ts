@@ -1,5 +1,4 @@
 import { declareCommand, defined, usageError, type OptionsOf } from '../../command-spec.js';
-import { isDatabaseUrl } from './database-url.js';
 
 export const command = declareCommand({
   name: 'serve',
@@ -35,7 +34,6 @@ export const command = declareCommand({
   options: ({ flags }) => {
     const { host, port, store, database, pool, token: tokens, quiet } = flags;
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(port)}`);
-    if (database !== undefined && !isDatabaseUrl(database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
     if (database !== undefined && store !== undefined) throw usageError('serve', '--store and --database name two stores: give one');
     if (!/^\d+$/.test(pool) || Number(pool) < 1 || Number(pool) > 1000) throw usageError('serve', `--pool must be a number from 1 to 1000, got ${JSON.stringify(pool)}`);
     return { host, port: Number(port), ...defined({ store, database }), pool: Number(pool), tokens, quiet };

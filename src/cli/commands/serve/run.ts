@@ -17,13 +17,14 @@ import type { ServeResult } from './render.js';
 export { renderHuman, renderJson } from './render.js';
 
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
+  if (options.database !== undefined && !isDatabaseUrl(options.database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
   const { BatchingStore, createPlantServer, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
   const location = await storeLocation(options, ctx);
   const { tokens, kept } = serverTokens(options, ctx);
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request. On a database, two batches in flight: one commits while
   // the next is sent. More would split the same load into smaller batches, each paying a commit
-  // (measured: 4 in flight gave fewer creates/s than 1 or 2).
+  // (docs/postgresql.md).
   const store = new BatchingStore(await ctx.openStore(location), location.kind === 'postgres' ? Math.min(2, options.pool) : 1);
   const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
   const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
