@@ -1,4 +1,33 @@
-import * as nodeFs from 'node:fs';
+import {
+  chmodSync,
+  close,
+  closeSync,
+  fchmodSync,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  open,
+  openSync,
+  read,
+  readFileSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import type * as nodeFs from 'node:fs';
 
 /**
  * Every file operation of plants goes through one of these: node:fs in a real run, or in tests one
@@ -39,7 +68,36 @@ export type FileSystem = Pick<
   | 'fdatasync'
 >;
 
-export const NODE_FS: FileSystem = nodeFs;
+/** node:fs's own functions, taken one by one: a plain object, not a namespace of getters over all of node:fs. */
+export const NODE_FS: FileSystem = {
+  openSync,
+  readSync,
+  writeSync,
+  fsyncSync,
+  fdatasyncSync,
+  fstatSync,
+  fchmodSync,
+  ftruncateSync,
+  closeSync,
+  renameSync,
+  linkSync,
+  unlinkSync,
+  statSync,
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  readdirSync,
+  readFileSync,
+  chmodSync,
+  mkdirSync,
+  rmdirSync,
+  utimesSync,
+  open,
+  read,
+  write,
+  close,
+  fdatasync,
+};
 
 /** What a stat answers, for the rest of src/, which does not import node:fs. */
 export type { BigIntStats, Stats } from 'node:fs';
