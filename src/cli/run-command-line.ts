@@ -1,11 +1,13 @@
 import { CommanderError } from 'commander';
 import { PlantsError } from '../core/errors.js';
+import type { CommandGroup, CommandSpec } from './command-spec.js';
 import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
 import { commandOf, refuseFlagsAsValues } from './flag-values.js';
 import { COMMAND_SECTIONS, COMMANDS } from './program.js';
+import type { CommandSection } from './help.js';
 import { reportError } from './report-error.js';
 
 /** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
@@ -30,7 +32,7 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     // included, and would then refuse the next word as an argument too many, or run.
     const named = commandOf(COMMANDS, argv);
     if (named !== undefined) refuseFlagsAsValues(named.flags, argv);
-    await buildProgram(COMMAND_SECTIONS, ctx, onCommand).parseAsync([...argv], { from: 'user' });
+    await buildProgram(sectionsFor(named), ctx, onCommand).parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
     // Commander "fails" with exit code 0 after printing help or the version, and with
@@ -40,6 +42,20 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     if (error instanceof FailedMidDocument) return reportError(error.cause, ctx.io, ctx.env, false);
     return reportError(asUsageError(error, argv), ctx.io, ctx.env, json ?? wantsJson(argv));
   }
+}
+
+/**
+ * What commander is given to parse: the command argv names alone (in its group, for `config get`),
+ * so that a command line builds one command's flags, not every command's; all of them where it
+ * names none (the program's help, `help`, an unknown command and its suggestions).
+ */
+function sectionsFor(named: CommandSpec | undefined): readonly CommandSection[] {
+  if (named === undefined) return COMMAND_SECTIONS;
+  const entries = COMMANDS.flatMap((entry): (CommandSpec | CommandGroup)[] => {
+    if (entry === named) return [entry];
+    return 'commands' in entry && entry.commands.includes(named) ? [{ ...entry, commands: [named] }] : [];
+  });
+  return [{ title: '', entries }];
 }
 
 /** Commander's own errors (unknown option, missing argument, …) as our usage error. */
