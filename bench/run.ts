@@ -1,5 +1,6 @@
 // npm run bench [-- --quick]: every figure of the performance issues, each against a baseline
 // measured in the same run, as a table on stdout and as JSON in bench/results/.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { importLocal, importVsPool, importVsShellLoop } from './import-figures.js';
@@ -14,9 +15,10 @@ import { startupFigures } from './startup-figures.js';
 import { storeSizeFigures } from './store-size-figures.js';
 
 const quick = process.argv.includes('--quick');
+const part = process.argv.includes('--part');
 const sizes = quick ? QUICK : FULL;
-const nodes = benchNodes();
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}; start-up on ${nodes.map((node) => node.label).join(' and ')}, the rest on Node ${process.version}`;
+const nodes = part ? [] : benchNodes();
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}; on ${nodes.map((node) => node.label).join(' and ')} (figures 12-16 on the first)`;
 const started = Date.now();
 const figures: Figure[] = [];
 
@@ -26,21 +28,44 @@ async function measure(name: string, work: () => Promise<Figure | Figure[]>): Pr
   figures.push(...(Array.isArray(result) ? result : [result]));
 }
 
+/** Figures 4-11: a service, imports, memory. On the machine's Node, and again on Node 24 (the reference). */
+async function serviceFigures(): Promise<void> {
+  const first = figures.length;
+  let importRate = 0;
+  await measure('import against plants serve', async () => {
+    const { vsPool, rowsPerSecond } = await importVsPool(sizes);
+    importRate = rowsPerSecond;
+    return vsPool;
+  });
+  await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
+  await measure('import --local', () => importLocal(sizes));
+  await measure('plants serve throughput', () => serveThroughput(sizes));
+  await measure('peak memory of imports', () => importMemory(sizes));
+  await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
+  await measure('peak memory of list', () => listMemory(sizes));
+  // Named with the Node they ran on: they run again on another.
+  for (const f of figures.slice(first)) f.name = `${f.name} (Node ${process.versions.node})`;
+}
+
+if (part) {
+  // A run of this file under another Node, for the figures that run on the Node that runs them:
+  // they go to the run that started it, as JSON on stdout, named with this Node.
+  await serviceFigures();
+  process.stdout.write(JSON.stringify(figures));
+  process.exit(0);
+}
+
 const floors = await buildFloors();
-await measure('start-up (figures 1-3)', () => startupFigures(sizes, nodes, floors));
-let importRate = 0;
-await measure('import against plants serve', async () => {
-  const { vsPool, rowsPerSecond } = await importVsPool(sizes);
-  importRate = rowsPerSecond;
-  return vsPool;
-});
-await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
-await measure('import --local', () => importLocal(sizes));
-await measure('plants serve throughput', () => serveThroughput(sizes));
-await measure('peak memory of imports', () => importMemory(sizes));
-await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
-await measure('peak memory of list', () => listMemory(sizes));
-await measure('the cost of a store\'s size (figures 12-16)', () => storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]));
+await measure('start-up (figures 1-3, 17, 18)', () => startupFigures(sizes, nodes, floors));
+await serviceFigures();
+for (const node of nodes.filter((each) => each.path !== process.execPath)) {
+  await measure(`figures 4-11 on ${node.label}`, async () => {
+    const run = spawnSync(node.path, ['--import', 'tsx', `${ROOT}bench/run.ts`, '--part', ...(quick ? ['--quick'] : [])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+    if (run.status !== 0) throw new Error(`figures 4-11 on ${node.label} failed (exit ${run.status})`);
+    return JSON.parse(run.stdout) as Figure[];
+  });
+}
+await measure("the cost of a store's size (figures 12-16)", () => storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]));
 
 const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));
 const rows = figures.map((f) => [
