@@ -74,9 +74,7 @@ export class StoreFiles {
         fs.closeSync(fd);
         return undefined;
       }
-      const found = openIndex(fs, this.indexPath);
-      const vouching = found !== undefined && vouches(found.header, stamp.store, stamp.journal) ? found : undefined;
-      if (vouching === undefined) found?.entries.close();
+      const vouching = this.vouchingIndex(stamp);
       vouched = vouching !== undefined;
       try {
         storeFile = vouching !== undefined ? new FileView(fs, fd, path, Number(info.size), vouching.header.plants) : readStoreFile(fs, fd, path, Number(info.size));
@@ -84,6 +82,10 @@ export class StoreFiles {
         vouching?.entries.close();
         throw error;
       }
+      if (vouching !== undefined) index = { entries: vouching.entries, bytes: vouching.header.bytes, lines: vouching.header.lines };
+    } else {
+      // A store of a journal alone (one never folded yet): the index holds the journal's entries.
+      const vouching = this.vouchingIndex(stamp);
       if (vouching !== undefined) index = { entries: vouching.entries, bytes: vouching.header.bytes, lines: vouching.header.lines };
     }
     try {
@@ -94,6 +96,14 @@ export class StoreFiles {
       closeSnapshot(storeFile, index.entries);
       throw error;
     }
+  }
+
+  /** The index, if there is one that vouches for the files as `stamp` found them. */
+  private vouchingIndex(stamp: Stamp): ReturnType<typeof openIndex> {
+    const found = openIndex(this.fs, this.indexPath);
+    if (found !== undefined && vouches(found.header, stamp.store, stamp.journal)) return found;
+    found?.entries.close();
+    return undefined;
   }
 
   /** The snapshot with what was appended to its journal since, up to `journal`'s size. */

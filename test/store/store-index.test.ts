@@ -64,6 +64,27 @@ describe('the index of a store', () => {
     expect(reads.large).toBeLessThan((reads.small as number) * 3);
   });
 
+  it('of a store that is a journal alone, as an import into a new store leaves it, serves readers in a few KiB, and is left as it is', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const store = await FileStore.open(path, { foldAt: 10_000_000 });
+    for (let from = 0; from < 20_000; from += 5_000) await store.addAll(many(from, 5_000));
+    await store.close();
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.index`)).toBe(true);
+    const index = statSync(`${path}.index`, { bigint: true });
+    for (let run = 0; run < 2; run += 1) {
+      const fs = countingFs();
+      const reader = await FileStore.open(path, { fs });
+      expect(await reader.get(12_345n)).toEqual({ id: 12_345n, name: 'p12345' });
+      expect((await reader.list({ after: 100n, limit: 3 })).map((plant) => plant.id)).toEqual([101n, 102n, 103n]);
+      await reader.close();
+      // Not the journal read whole (a block of lines around each plant asked for), and no index
+      // written again by each reader.
+      expect(fs.total()).toBeLessThan(Math.min(128 * 1024, statSync(`${path}.journal`).size / 4));
+      expect(statSync(`${path}.index`, { bigint: true })).toMatchObject({ ino: index.ino, mtimeNs: index.mtimeNs });
+    }
+  });
+
   it('is not trusted once the store file changed under it: a hand edit is read, whole, and kept', async () => {
     const path = await importedStore(2_000, 0);
     const index = readFileSync(`${path}.index`);
