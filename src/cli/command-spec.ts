@@ -162,14 +162,21 @@ function declaredInput<F extends Flags, A extends readonly ArgumentSpec[]>(comma
   const values: Record<string, unknown> = {};
   const given = new Set<keyof F>();
   for (const [key, flag] of Object.entries(flags)) {
-    const value = input.flags[key];
-    if (value !== undefined) given.add(key);
+    // Commander gives `--no-tag` as tag = false (its negation of --tag): here it is noTag = true.
+    const negates = negated(key);
+    const value = input.flags[key] ?? (negates !== undefined && input.flags[negates] === false ? true : undefined);
+    if (value !== undefined && value !== false) given.add(key);
     if (flag.kind === 'boolean') values[key] = value === true;
     else if (flag.kind === 'strings') values[key] = Array.isArray(value) ? value : [];
     else values[key] = stringValue(command, key, flag, value);
   }
   const named = Object.fromEntries(args.map((arg, i) => [arg.name, input.args[i]]));
   return { flags: values as FlagValues<F>, args: named as ArgumentValues<A>, given };
+}
+
+/** The key a `--no-…` flag negates (`noTag`: `tag`), if it is one. */
+export function negated(key: string): string | undefined {
+  return /^no[A-Z]/.test(key) ? `${key.charAt(2).toLowerCase()}${key.slice(3)}` : undefined;
 }
 
 function stringValue(command: string, key: string, flag: StringFlag, value: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import { PlantsError } from '../core/errors.js';
-import { flagName, type CommandGroup, type CommandSpec, type Flags } from './command-spec.js';
+import { flagName, negated, type CommandGroup, type CommandSpec, type Flags } from './command-spec.js';
 
 /** Flags every command takes besides its own: help, and the program's --no-color. */
 const EVERY_COMMAND = ['-h', '--help', '--no-color'];
@@ -47,4 +47,20 @@ export function refuseFlagsAsValues(flags: Flags, argv: readonly string[]): void
       hint: `for a value that looks like a flag, join the two: ${word}=${named}`,
     });
   });
+}
+
+/**
+ * Refuses a flag given with its `--no-…` form (`--tag x --no-tag`): commander keeps whichever
+ * came last, and which one the user meant is not known.
+ */
+export function refuseContradictions(flags: Flags, argv: readonly string[]): void {
+  const end = argv.indexOf('--');
+  const words = (end === -1 ? argv : argv.slice(0, end)).map((word) => (word.startsWith('--') && word.includes('=') ? word.slice(0, word.indexOf('=')) : word));
+  for (const key of Object.keys(flags)) {
+    const base = negated(key);
+    if (base === undefined || !(base in flags)) continue;
+    if (words.includes(flagName(key)) && words.includes(flagName(base))) {
+      throw new PlantsError('usage', `${flagName(base)} and ${flagName(key)} cannot be used together`, { hint: 'give one of the two' });
+    }
+  }
 }

@@ -10,6 +10,7 @@ import { command as list } from './commands/list/command.js';
 import { command as login } from './commands/login/command.js';
 import { command as logout } from './commands/logout/command.js';
 import { command as serve } from './commands/serve/command.js';
+import { command as update } from './commands/update/command.js';
 import type { CommandSection } from './help.js';
 
 /**
@@ -17,7 +18,7 @@ import type { CommandSection } from './help.js';
  * command is a folder of commands/ and a line here.
  */
 export const COMMAND_SECTIONS: readonly CommandSection[] = [
-  { title: 'PLANT COMMANDS', entries: [create, get, list, deletePlants, importPlants] },
+  { title: 'PLANT COMMANDS', entries: [create, get, list, update, deletePlants, importPlants] },
   { title: 'SERVICE COMMANDS', entries: [serve] },
   { title: 'ACCOUNT COMMANDS', entries: [login, logout, auth, config] },
   { title: 'ADDITIONAL COMMANDS', entries: [completionCommand(() => COMMANDS)] },

@@ -5,7 +5,7 @@ import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
-import { commandOf, refuseFlagsAsValues } from './flag-values.js';
+import { commandOf, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
 import { COMMAND_SECTIONS, COMMANDS } from './program.js';
 import type { CommandSection } from './help.js';
 import { reportError } from './report-error.js';
@@ -31,7 +31,10 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
     // Before commander, which takes whatever follows a flag that takes a value as its value, flags
     // included, and would then refuse the next word as an argument too many, or run.
     const named = commandOf(COMMANDS, argv);
-    if (named !== undefined) refuseFlagsAsValues(named.flags, argv);
+    if (named !== undefined) {
+      refuseFlagsAsValues(named.flags, argv);
+      refuseContradictions(named.flags, argv);
+    }
     await buildProgram(sectionsFor(named), ctx, onCommand).parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {

@@ -32,7 +32,7 @@ describe('plants completion', () => {
     await writeFile(join(dir, 'garden.ndjson'), '');
     await writeFile(join(dir, 'notes.txt'), '');
     await mkdir(join(dir, 'exports'));
-    expect(bashCompletes('plants ', dir)).toEqual(['create', 'get', 'list', 'delete', 'import', 'serve', 'login', 'logout', 'auth', 'config', 'completion']);
+    expect(bashCompletes('plants ', dir)).toEqual(['create', 'get', 'list', 'update', 'delete', 'import', 'serve', 'login', 'logout', 'auth', 'config', 'completion']);
     expect(bashCompletes('plants im', dir)).toEqual(['import']);
     expect(bashCompletes('plants --no-color cr', dir)).toEqual(['create']);
     expect(bashCompletes('plants create --ta', dir)).toEqual(['--tag']);

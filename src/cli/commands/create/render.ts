@@ -4,7 +4,7 @@ import { writeJsonDocument } from '../../json-output.js';
 import type { NewPlant } from '../../../core/schemas.js';
 
 export interface CreateResult {
-  /** The plant as stored: for a remote create, the id sent with the name and tag the service answered. */
+  /** The plant as stored. */
   plant: NewPlant;
   /** The store file, or the service's base URL. */
   where: string;
