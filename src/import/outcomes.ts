@@ -1,5 +1,5 @@
 import type { PlantsError } from '../core/errors.js';
-import type { BulkSettings, Row } from './row.js';
+import type { BulkSettings, Row, RowOutcome } from './row.js';
 
 /** One failed (or unsent, or uncertain) row, as reported in --json and --report. */
 export interface RowFailure {
@@ -19,6 +19,10 @@ export interface Counts {
   done: number;
   /** Rows that changed nothing, counted as done already (--on-conflict skip, --on-missing skip). */
   skipped: number;
+  /** --on-conflict update: rows that replaced a plant of their id. */
+  updated: number;
+  /** --on-conflict update: rows equal to the plant of their id: nothing written. */
+  unchanged: number;
   /** Valid rows under --dry-run. */
   valid: number;
   /** Invalid rows, and rows the store refused. */
@@ -40,7 +44,7 @@ export interface TallyListener<T> {
  * nothing more is sent, and the remaining rows are counted as not sent.
  */
 export class BulkTally<T> {
-  readonly counts: Counts = { read: 0, done: 0, skipped: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 };
+  readonly counts: Counts = { read: 0, done: 0, skipped: 0, updated: 0, unchanged: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 };
   readonly failures: RowFailure[] = [];
   /** The error that made going on pointless: a refused token, the service or store gone. */
   stoppedBy: PlantsError | undefined;
@@ -66,12 +70,15 @@ export class BulkTally<T> {
     this.counts.read += 1;
   }
 
-  done(): void {
-    this.counts.done += 1;
-  }
-
   valid(): void {
     this.counts.valid += 1;
+  }
+
+  /** A row whose work was done: created or deleted, or for an import that updates, replaced or so already. */
+  done(outcome: Exclude<RowOutcome, 'noop'> = 'done'): void {
+    if (outcome === 'updated') this.counts.updated += 1;
+    else if (outcome === 'unchanged') this.counts.unchanged += 1;
+    else this.counts.done += 1;
   }
 
   /** A row refused (invalid, or by the store): failed; with --fail-fast, the work stops there. */

@@ -31,8 +31,11 @@ export interface InvalidRow {
   value?: undefined;
 }
 
-/** What the work of one row came to: done (created, deleted), or nothing to do (the id taken, or not there). */
-export type RowOutcome = 'done' | 'noop';
+/**
+ * What the work of one row came to: done (created, deleted), nothing to do (the id taken, or not
+ * there), or for an import that brings plants up to date, the plant replaced or so already.
+ */
+export type RowOutcome = 'done' | 'noop' | 'updated' | 'unchanged';
 
 export interface BulkSettings {
   /** A row that changes nothing (its id taken, for an import; absent, for a delete): `skip` counts it as done already. */

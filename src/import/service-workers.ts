@@ -1,13 +1,13 @@
 import { isPlantsError, type PlantsError } from '../core/errors.js';
 import { admit } from './admit.js';
 import type { BulkTally } from './outcomes.js';
-import type { BulkSettings, Row, ValidRow } from './row.js';
+import type { BulkSettings, Row, RowOutcome, ValidRow } from './row.js';
 
 /**
  * The work of one row, as a request to the service: done, or nothing to do, with why (a plant
  * with its id exists, none with its id does); a failure is thrown as the client reports it.
  */
-export type RequestWork<T> = (row: ValidRow<T>) => Promise<'done' | { noop: PlantsError }>;
+export type RequestWork<T> = (row: ValidRow<T>) => Promise<Exclude<RowOutcome, 'noop'> | { noop: PlantsError }>;
 
 /**
  * Does the rows' work through the service with `concurrency` requests in flight over a pool of
@@ -52,7 +52,7 @@ export async function applyThroughService<T>(rows: AsyncIterable<Row<T>[]>, work
 
 async function applyRow<T>(row: Row<T>, work: RequestWork<T>, tally: BulkTally<T>, settings: BulkSettings): Promise<void> {
   if (!admit(row, tally, settings)) return;
-  let outcome: 'done' | { noop: PlantsError };
+  let outcome: Exclude<RowOutcome, 'noop'> | { noop: PlantsError };
   try {
     outcome = await work(row);
   } catch (error) {
@@ -64,6 +64,6 @@ async function applyRow<T>(row: Row<T>, work: RequestWork<T>, tally: BulkTally<T
     else tally.unknown(row, error);
     return tally.stop(error);
   }
-  if (outcome === 'done') tally.done();
+  if (typeof outcome === 'string') tally.done(outcome);
   else tally.noop(row, outcome.noop, settings);
 }

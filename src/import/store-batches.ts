@@ -44,8 +44,9 @@ export async function applyInBatches<T>(
       return;
     }
     sending.forEach((row, i) => {
-      if (outcomes[i] === 'done') tally.done();
-      else tally.noop(row, noopError(row), settings);
+      const outcome = outcomes[i] ?? 'noop';
+      if (outcome === 'noop') tally.noop(row, noopError(row), settings);
+      else tally.done(outcome);
     });
   };
 

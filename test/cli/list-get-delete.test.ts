@@ -394,7 +394,7 @@ describe('plants get and plants delete', () => {
     const one = join(t.dir, 'one.txt');
     await writeFile(one, '4\n');
     expect(await t.run('delete', '--local', '--from', one, '--dry-run')).toBe(0);
-    expect(t.stderr()).toMatch(/\nChecked 1 id to delete from .* \([\d,]+ ids\/s\): 1 valid, 0 invalid\n$/);
+    expect(t.stderr()).toMatch(/\nChecked 1 id for .* \([\d,]+ ids\/s\): 1 valid, 0 invalid\n$/);
   });
 
   it('delete --from --on-missing skip counts ids not there as gone already (exit 0); on a service too', async () => {

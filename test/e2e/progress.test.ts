@@ -28,7 +28,7 @@ describe('the import progress line', () => {
 });
 
 describe('the import progress figures', () => {
-  const counts = (finished: number) => ({ read: finished, done: finished, skipped: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 });
+  const counts = (finished: number) => ({ read: finished, done: finished, skipped: 0, updated: 0, unchanged: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 });
 
   it('follow the rows finished, not the bytes read, and are never NaN, infinite or over 1', () => {
     // 10,000 rows of 100 bytes; 4,000 handed out, 1,000 finished.

@@ -22,7 +22,7 @@ export interface ProgressFigures {
  * service); it is 1 only once every row is finished. Never NaN or infinite.
  */
 export function progressFigures(counts: Counts, consumed: Consumed, totalBytes: number | undefined, elapsedMs: number): ProgressFigures {
-  const finished = counts.done + counts.skipped + counts.valid + counts.failed + counts.unknown + counts.notSent;
+  const finished = counts.done + counts.updated + counts.unchanged + counts.skipped + counts.valid + counts.failed + counts.unknown + counts.notSent;
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? finished / seconds : 0;
   if (totalBytes === undefined || totalBytes <= 0) return { finished, rate };

@@ -19,11 +19,13 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const lines: string[] = [];
   const { unit } = result.summary;
   const rows = (n: number) => `${count(n)} ${unit}${n === 1 ? '' : 's'}`;
-  const parts = result.dryRun ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`] : outcomeParts(result);
+  const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`] : outcomeParts(result);
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   const verb = result.dryRun ? 'Checked' : result.summary.verb;
-  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${result.summary.preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
+  // A dry run changes nothing: it checks rows "for" the store or service.
+  const preposition = result.dryRun ? 'for' : result.summary.preposition;
+  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
@@ -52,6 +54,8 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
  */
 function outcomeParts(result: BulkResult): string[] {
   const { counts } = result;
+  if (result.updates && result.dryRun) return [`${count(counts.done)} to create`, `${count(counts.updated)} to update`, `${count(counts.unchanged)} unchanged`, `${count(counts.failed)} invalid`];
+  if (result.updates) return [`${count(counts.done)} created`, `${count(counts.updated)} updated`, `${count(counts.unchanged)} unchanged`, `${count(counts.failed)} failed`];
   if (result.done === 'created') return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
   const notFound = result.failures.filter((failure) => failure.code === 'not_found').length;
   const missing = counts.skipped > 0 ? `${count(counts.skipped)} not there (skipped)` : `${count(notFound)} not found`;
@@ -72,9 +76,11 @@ function describe(failure: RowFailure): string {
  * `deleted`, its stop as an Error with its code.
  */
 export function toJson(result: BulkResult): unknown {
-  const { input, target, dryRun, stoppedBy, done, counts, failures, ...rest } = result;
-  const { read, done: doneCount, ...others } = counts;
+  const { input, target, dryRun, stoppedBy, done, updates, counts, failures, ...rest } = result;
+  const { read, done: doneCount, updated, unchanged, ...others } = counts;
   delete (rest as Partial<BulkResult>).summary;
+  // updated and unchanged are counts of an import that updates (--on-conflict update) only.
+  if (updates) Object.assign(others, { updated, unchanged });
   return {
     input,
     target,

@@ -86,8 +86,28 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
-    if (options.dryRun) await applyInBatches(rows, () => Promise.reject(new Error('a dry run does nothing')), () => new PlantsError('internal', 'a dry run does nothing'), tally, bulkSettings);
-    else if (options.target.local) {
+    const noWork = () => new PlantsError('internal', 'a dry run does nothing');
+    if (options.dryRun && kind.updates === undefined) await applyInBatches(rows, () => Promise.reject(noWork()), noWork, tally, bulkSettings);
+    else if (options.dryRun && kind.updates !== undefined) {
+      // Which rows would create, update or leave a plant as it is: read, nothing written.
+      const checks = kind.updates;
+      const reading = { ...bulkSettings, dryRun: false };
+      if (options.target.local) {
+        const { store } = await openLocalStore(settings, ctx);
+        try {
+          await applyInBatches(rows, checks.checkOnStore(store), noWork, tally, reading);
+        } finally {
+          await store.close();
+        }
+      } else {
+        const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
+        try {
+          await applyThroughService(rows, checks.checkOnService(client), tally, reading, options.concurrency);
+        } finally {
+          await client.close();
+        }
+      }
+    } else if (options.target.local) {
       const { store } = await openLocalStore(settings, ctx);
       try {
         const { work, noopError } = kind.onStore(store);
@@ -123,6 +143,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     target,
     dryRun: options.dryRun,
     done: kind.done,
+    updates: kind.updates !== undefined,
     summary: kind.summary,
     counts: tally.counts,
     failures: tally.failures,

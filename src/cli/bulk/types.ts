@@ -46,6 +46,15 @@ export interface BulkKind<T, Format extends string> {
   rejectsFormat(path: string): RejectsFormat;
   onStore(store: PlantStore): { work: BatchWork<T>; noopError: (row: ValidRow<T>) => PlantsError };
   onService(client: PlantsClient): RequestWork<T>;
+  /**
+   * Work that replaces what is there (`import --on-conflict update`): rows are created, updated or
+   * unchanged, never a no-op; and a dry run reads the store or service (and writes nothing) to
+   * tell which each would be.
+   */
+  updates?: {
+    checkOnStore(store: PlantStore): BatchWork<T>;
+    checkOnService(client: PlantsClient): RequestWork<T>;
+  };
 }
 
 export interface SummaryWords {
@@ -62,6 +71,8 @@ export interface BulkResult {
   target: string;
   dryRun: boolean;
   done: 'created' | 'deleted';
+  /** Rows may update plants (--on-conflict update): the counts tell created, updated and unchanged. */
+  updates: boolean;
   summary: SummaryWords;
   counts: Counts;
   failures: RowFailure[];

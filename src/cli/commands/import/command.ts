@@ -16,12 +16,18 @@ export const command = declareCommand({
       defaultFrom: 'from the file extension, else from its first line: [ JSON, { NDJSON, else CSV',
       choices: FORMATS,
     },
-    onConflict: { kind: 'string', value: '<what>', description: 'a duplicate id: fail (the row failed) or skip (already there)', default: 'fail', choices: ['fail', 'skip'] },
+    onConflict: {
+      kind: 'string',
+      value: '<what>',
+      description: 'a row whose id exists: fail (the row failed), skip (already there), or update (the row replaces the plant: its name, and its tag or none)',
+      default: 'fail',
+      choices: ['fail', 'skip', 'update'],
+    },
     ...BULK_FLAGS,
   },
-  examples: ['plants import plants.csv --on-conflict skip --rejects rejected.ndjson', 'plants list --format ndjson | plants import - --local'],
+  examples: ['plants import plants.csv --on-conflict skip --rejects rejected.ndjson', 'plants import changes.ndjson --on-conflict update --dry-run', 'plants list --format ndjson | plants import - --local'],
   exitCodes: {
-    ok: 'every row created or skipped',
+    ok: 'every row created, skipped or brought up to date',
     refused: 'some rows failed',
     usage: 'the input is unreadable, or a usage error',
     auth: true,
@@ -29,7 +35,8 @@ export const command = declareCommand({
     interrupted: 'interrupted by Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
   },
   options: ({ flags, args }) => {
-    const options = bulkOptions('import', flags, { file: args.file, format: flags.format, onNoop: flags.onConflict });
+    const { onConflict } = flags;
+    const options = { ...bulkOptions('import', flags, { file: args.file, format: flags.format, onNoop: onConflict === 'skip' ? 'skip' : 'fail' }), updates: onConflict === 'update' };
     // Rejects are rows as they were read (a name that is a number, a line that is not JSON): CSV
     // cannot carry them, and a .csv name would make plants import read the file back as CSV.
     if (options.rejects !== undefined && formatFromName(options.rejects) === 'csv') {

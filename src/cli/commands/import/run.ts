@@ -1,7 +1,8 @@
 import { duplicateId } from '../../../core/create.js';
-import { ERROR_NUMBERS, isPlantsError } from '../../../core/errors.js';
+import { ERROR_NUMBERS, isPlantsError, PlantsError } from '../../../core/errors.js';
 import { encodePlant } from '../../../core/plant-json.js';
 import type { NewPlant } from '../../../core/schemas.js';
+import type { PutOutcome } from '../../../core/store.js';
 import { formatFromHead, formatFromName, type Format } from '../../../import/formats.js';
 import { PLANT_ROWS } from '../../../import/plant-rows.js';
 import { readRows } from '../../../import/rows.js';
@@ -39,6 +40,41 @@ const CREATE: BulkKind<NewPlant, Format> = {
   },
 };
 
+/** The outcome of a put, as a row's: a plant created, replaced, or so already. */
+const AS_ROW = { created: 'done', updated: 'updated', unchanged: 'unchanged' } as const;
+
+/**
+ * Bringing plants up to date, a row each (`--on-conflict update`): created where the id is free,
+ * else replaced (a row without a tag leaves the plant without one), or unchanged where it is so
+ * already. A PUT a row on a service (idempotent: an interrupted import run again leaves the same
+ * store); putAll of a batch locally.
+ */
+const UPSERT: BulkKind<NewPlant, Format> = {
+  ...CREATE,
+  summary: { ...CREATE.summary, rest: 'the same import again brings the rest up to date' },
+  onStore: (store) => ({
+    work: async (plants) => (await store.putAll(plants.map((plant) => ({ plant })))).map(rowOfPut),
+    noopError: (row) => duplicateId(row.id),
+  }),
+  onService: (client) => async (row) => rowOfPut(await client.putPlant({ plant: row.value })),
+  updates: {
+    checkOnStore: (store) => async (plants) => await Promise.all(plants.map(async (plant) => wouldPut(plant, await store.get(plant.id)))),
+    checkOnService: (client) => async (row) => wouldPut(row.value, await client.getPlant(row.id)),
+  },
+};
+
+function rowOfPut(outcome: PutOutcome): 'done' | 'updated' | 'unchanged' {
+  // No precondition is sent, so none can fail.
+  if (outcome === 'mismatch') throw new PlantsError('internal', 'a put held to no precondition failed one');
+  return AS_ROW[outcome];
+}
+
+/** What a put of `plant` would do where `stored` is. */
+function wouldPut(plant: NewPlant, stored: NewPlant | undefined): 'done' | 'updated' | 'unchanged' {
+  if (stored === undefined) return 'done';
+  return encodePlant(stored) === encodePlant(plant) ? 'unchanged' : 'updated';
+}
+
 export function run(options: ImportOptions, ctx: Context): Promise<BulkResult> {
-  return runBulk(CREATE, options, ctx);
+  return runBulk(options.updates ? UPSERT : CREATE, options, ctx);
 }
