@@ -33,12 +33,12 @@ export class FoldPolicy {
   due(snapshot: Snapshot, adding: number): boolean {
     const { postponed } = this;
     const past = snapshot.store.view.canonical ? this.threshold(snapshot) : 0;
-    const until = postponed !== undefined && postponed.journal === snapshot.journal.file.ino ? Math.max(past, postponed.untilLines) : past;
+    const until = postponed !== undefined && postponed.journal === snapshot.journal.file.id ? Math.max(past, postponed.untilLines) : past;
     return snapshot.journal.lines + adding > until;
   }
 
   failed(snapshot: Snapshot): void {
-    this.postponed = { journal: snapshot.journal.file.ino, untilLines: snapshot.journal.lines + this.threshold(snapshot) };
+    this.postponed = { journal: snapshot.journal.file.id, untilLines: snapshot.journal.lines + this.threshold(snapshot) };
   }
 
   done(): void {

@@ -2,7 +2,7 @@ import { isPlantsError } from '../core/errors.js';
 import { INT64_MAX, INT64_MIN } from '../core/int64.js';
 import { encodePlant, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, syncDirectory, writeAll } from '../fs/durable-file.js';
-import type { FileSystem } from '../fs/file-system.js';
+import type { BigIntStats, FileSystem } from '../fs/file-system.js';
 import { readLinesSync } from '../fs/lines.js';
 import { storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
 import { MAX_LINE_BYTES } from './store-file.js';
@@ -130,9 +130,18 @@ export class JournalReader {
   }
 }
 
-/** The journal file as last seen: its inode (undefined: no file) and size (a torn tail included). */
+/**
+ * A journal file's identity: its inode number and, where the file system keeps one, its birth
+ * time. An inode number alone is reused: a journal removed by hand and made again may get the
+ * number of the one before, and an index of the old one must not vouch for the new one.
+ */
+export function journalId(stats: Pick<BigIntStats, 'ino' | 'birthtimeNs'>): bigint {
+  return (stats.birthtimeNs << 64n) | stats.ino;
+}
+
+/** The journal file as last seen: its identity (undefined: no file) and size (a torn tail included). */
 export interface JournalFile {
-  ino: bigint | undefined;
+  id: bigint | undefined;
   size: number;
 }
 
@@ -142,7 +151,7 @@ export interface JournalFile {
  */
 export class JournalAppender {
   private fd: number | undefined;
-  private fdIno: bigint | undefined;
+  private fdId: bigint | undefined;
 
   constructor(
     private readonly path: string,
@@ -159,19 +168,19 @@ export class JournalAppender {
     const data = Buffer.from(`${lines.join('\n')}\n`);
     let fd: number | undefined;
     try {
-      if (this.fd !== undefined && (seen.ino === undefined || seen.ino !== this.fdIno)) this.close();
+      if (this.fd !== undefined && (seen.id === undefined || seen.id !== this.fdId)) this.close();
       if (this.fd === undefined) {
         // O_APPEND: every write lands at the end, also after a short one.
         this.fd = this.fs.openSync(this.path, 'a');
-        this.fdIno = this.fs.fstatSync(this.fd, { bigint: true }).ino;
+        this.fdId = journalId(this.fs.fstatSync(this.fd, { bigint: true }));
       }
       fd = this.fd;
       // Only ever shortened: a size larger than the file would pad it with NUL bytes.
       if (this.fs.fstatSync(fd).size > wholeBytes) this.fs.ftruncateSync(fd, wholeBytes);
       await writeAll(this.fs, fd, data);
       await fdatasync(this.fs, fd);
-      if (seen.ino === undefined) syncDirectory(this.path, this.fs);
-      return { ino: this.fdIno, size: wholeBytes + data.length };
+      if (seen.id === undefined) syncDirectory(this.path, this.fs);
+      return { id: this.fdId, size: wholeBytes + data.length };
     } catch (error) {
       // Not durable, so reported as not done: take the lines back out, lest a read find them.
       let takenBack = true;
@@ -191,7 +200,7 @@ export class JournalAppender {
   close(): void {
     const fd = this.fd;
     this.fd = undefined;
-    this.fdIno = undefined;
+    this.fdId = undefined;
     if (fd !== undefined) {
       try {
         this.fs.closeSync(fd);

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { FileSystem } from '../fs/file-system.js';
-import { JournalReader, journalPathOf, readJournal, removeJournal, type JournalFile } from './journal.js';
+import { JournalReader, journalId, journalPathOf, readJournal, removeJournal, type JournalFile } from './journal.js';
 import { JournalTail } from './journal-tail.js';
 import { Snapshot } from './snapshot.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
@@ -30,7 +30,7 @@ export class StoreFiles {
   readonly journalPath: string;
   readonly indexPath: string;
   /** The journal, open for reading its lines while it is the same file. */
-  private reader: { ino: bigint; reader: JournalReader } | undefined;
+  private reader: { id: bigint; reader: JournalReader } | undefined;
 
   constructor(
     readonly fs: FileSystem,
@@ -42,7 +42,7 @@ export class StoreFiles {
 
   stamp(): Stamp {
     const journal = statFile(this.fs, this.journalPath, 'journal');
-    return { store: storeStamp(statFile(this.fs, this.path)), journal: journal === undefined ? { ino: undefined, size: 0 } : { ino: journal.ino, size: Number(journal.size) } };
+    return { store: storeStamp(statFile(this.fs, this.path)), journal: journal === undefined ? { id: undefined, size: 0 } : { id: journalId(journal), size: Number(journal.size) } };
   }
 
   /**
@@ -90,7 +90,7 @@ export class StoreFiles {
     }
     try {
       const store = { path, stamp: stamp.store, view: storeFile, vouched };
-      const journal = { file: { ino: stamp.journal.ino, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines };
+      const journal = { file: { id: stamp.journal.id, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines };
       return this.readOn(new Snapshot(store, index.entries, JournalTail.empty(), journal, this.journalLine), stamp.journal);
     } catch (error) {
       closeSnapshot(storeFile, index.entries);
@@ -109,21 +109,21 @@ export class StoreFiles {
   /** The snapshot with what was appended to its journal since, up to `journal`'s size. */
   readOn(snapshot: Snapshot, journal: JournalFile): Snapshot {
     const from = snapshot.journal.wholeBytes;
-    if (journal.ino === undefined || journal.size <= from) return snapshot;
+    if (journal.id === undefined || journal.size <= from) return snapshot;
     const ids: bigint[] = [];
     const values: number[] = [];
     let fd: number;
-    let ino: bigint;
+    let id: bigint;
     try {
       fd = this.fs.openSync(this.journalPath, 'r');
-      ino = this.fs.fstatSync(fd, { bigint: true }).ino;
+      id = journalId(this.fs.fstatSync(fd, { bigint: true }));
     } catch (error) {
       throw storeIoError(this.journalPath, 'read', error);
     }
     let read: { lines: number; wholeBytes: number };
     try {
       // The journal read must be the one looked at: another file there means it changed meanwhile.
-      if (ino !== journal.ino) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
+      if (id !== journal.id) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
       read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => ids.push(id) && values.push(value));
     } finally {
       this.fs.closeSync(fd);
@@ -141,7 +141,7 @@ export class StoreFiles {
     const entries = snapshot.journalEntries();
     const { journal } = snapshot;
     try {
-      writeIndex(this.fs, this.indexPath, { store: snapshot.store.stamp, plants: snapshot.store.view.plants, journal: journal.file.ino === undefined ? '' : String(journal.file.ino), bytes: journal.wholeBytes, lines: journal.lines }, entries);
+      writeIndex(this.fs, this.indexPath, { store: snapshot.store.stamp, plants: snapshot.store.view.plants, journal: journal.file.id === undefined ? '' : String(journal.file.id), bytes: journal.wholeBytes, lines: journal.lines }, entries);
     } catch {
       return snapshot;
     }
@@ -155,8 +155,8 @@ export class StoreFiles {
    */
   current(kept: Snapshot | undefined, stamp: Stamp = this.stamp()): Snapshot {
     const journal = kept?.journal;
-    if (kept !== undefined && journal !== undefined && kept.store.stamp === stamp.store && (journal.file.ino === stamp.journal.ino || journal.wholeBytes === 0) && stamp.journal.size >= journal.wholeBytes) {
-      return stamp.journal.size !== journal.file.size || stamp.journal.ino !== journal.file.ino ? this.readOn(kept, stamp.journal) : kept;
+    if (kept !== undefined && journal !== undefined && kept.store.stamp === stamp.store && (journal.file.id === stamp.journal.id || journal.wholeBytes === 0) && stamp.journal.size >= journal.wholeBytes) {
+      return stamp.journal.size !== journal.file.size || stamp.journal.id !== journal.file.id ? this.readOn(kept, stamp.journal) : kept;
     }
     this.forget(kept);
     for (let look = 1; ; look += 1) {
@@ -194,7 +194,7 @@ export class StoreFiles {
       storeFile.close();
       throw error;
     }
-    const none = { file: { ino: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
+    const none = { file: { id: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
     const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalLine);
     return this.leaveIndex(folded);
   }
@@ -222,7 +222,7 @@ export class StoreFiles {
    * is found here, as a journal that changed, and the read is made again on the files as they are.
    */
   private readonly journalLine = (value: number, journal: JournalFile): string => {
-    if (this.reader === undefined || this.reader.ino !== journal.ino) {
+    if (this.reader === undefined || this.reader.id !== journal.id) {
       this.reader?.reader.close();
       this.reader = undefined;
       let fd: number;
@@ -231,20 +231,20 @@ export class StoreFiles {
       } catch (error) {
         throw storeIoError(this.journalPath, 'read', error);
       }
-      const ino = this.fs.fstatSync(fd, { bigint: true }).ino;
+      const id = journalId(this.fs.fstatSync(fd, { bigint: true }));
       const reader = new JournalReader(this.fs, fd, this.journalPath);
-      if (ino !== journal.ino) {
+      if (id !== journal.id) {
         reader.close();
         throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
       }
-      this.reader = { ino, reader };
+      this.reader = { id, reader };
     }
     return this.reader.reader.lineAt(value);
   };
 }
 
 export function sameStamp(a: Stamp, b: Stamp): boolean {
-  return a.store === b.store && a.journal.ino === b.journal.ino && a.journal.size === b.journal.size;
+  return a.store === b.store && a.journal.id === b.journal.id && a.journal.size === b.journal.size;
 }
 
 function closeSnapshot(storeFile: StoreFileView, index: Entries & { close?(): void }): void {

@@ -50,8 +50,8 @@ export function storeStamp(info: BigIntStats | undefined): string {
  * Whether an index of this header vouches for the files as they are: the store file of `store`'s
  * stamp, and a journal of which it holds no bytes, or the first bytes of this one (it only grows).
  */
-export function vouches(header: IndexHeader, store: string, journal: { ino: bigint | undefined; size: number }): boolean {
-  return header.store === store && (header.bytes === 0 || (header.journal === String(journal.ino) && header.bytes <= journal.size));
+export function vouches(header: IndexHeader, store: string, journal: { id: bigint | undefined; size: number }): boolean {
+  return header.store === store && (header.bytes === 0 || (header.journal === String(journal.id) && header.bytes <= journal.size));
 }
 
 /**
