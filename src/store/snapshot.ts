@@ -54,7 +54,11 @@ export class Snapshot {
   get(id: bigint): NewPlant | undefined {
     const value = this.journalSay(id);
     const line = value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
-    return line === undefined ? undefined : this.plantOf(line);
+    if (line === undefined) return undefined;
+    const plant = this.plantOf(line);
+    // Where a file changed under its index in a way no stamp shows: never another plant's line.
+    if (plant.id !== id) throw storeCorruptError(this.store.path, `the line found for id ${id} is the plant ${plant.id}: its index does not match its files (remove ${this.store.path}.index)`);
+    return plant;
   }
 
   /** A page of plants in id order: paging by `after` is stable, since each page is of one snapshot. */

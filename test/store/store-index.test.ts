@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { appendFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +83,58 @@ describe('the index of a store', () => {
       expect(fs.total()).toBeLessThan(Math.min(128 * 1024, statSync(`${path}.journal`).size / 4));
       expect(statSync(`${path}.index`, { bigint: true })).toMatchObject({ ino: index.ino, mtimeNs: index.mtimeNs });
     }
+  });
+
+  it('of a journal removed by hand does not vouch for the next one, even where its inode number is reused', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const journal = `${path}.journal`;
+    // Every journal has the same inode number here, as a file system may give a new file the number of one just removed.
+    const fds = new Set<number>();
+    const sameIno = <S extends { ino: bigint | number }>(stats: S): S => Object.assign(stats, { ino: typeof stats.ino === 'bigint' ? 4242n : 4242 });
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        const fd = NODE_FS.openSync(file, flags, mode);
+        if (file === journal) fds.add(fd);
+        else fds.delete(fd);
+        return fd;
+      }) as FileSystem['openSync'],
+      statSync: ((file: string, options?: object) => {
+        const stats = (NODE_FS.statSync as (...args: unknown[]) => { ino: bigint } | undefined)(file, options);
+        return file === journal && stats !== undefined ? sameIno(stats) : stats;
+      }) as FileSystem['statSync'],
+      fstatSync: ((fd: number, options?: object) => {
+        const stats = (NODE_FS.fstatSync as (...args: unknown[]) => { ino: bigint })(fd, options);
+        return fds.has(fd) ? sameIno(stats) : stats;
+      }) as FileSystem['fstatSync'],
+    };
+    const first = await FileStore.open(path, { fs, foldAt: 10_000_000 });
+    await first.addAll(many(0, 2_000, 'old'));
+    await first.close();
+    expect(existsSync(`${path}.index`)).toBe(true);
+    // The journal removed, the index left, and a longer journal written in its place.
+    unlinkSync(journal);
+    writeFileSync(journal, many(0, 3_000, 'renamed').map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`).join(''));
+    const reader = await FileStore.open(path, { fs });
+    expect(await reader.get(1_000n)).toEqual({ id: 1_000n, name: 'renamed1000' });
+    expect(await reader.get(2_500n)).toEqual({ id: 2_500n, name: 'renamed2500' });
+    await reader.close();
+  });
+
+  it('never answers with another plant where a journal was rewritten in place under its index', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // Ids of four digits, lines of one length: a line moved by one is another plant's whole line.
+    const ids = Array.from({ length: 2_000 }, (_, i) => 1_000 + i);
+    const line = (id: number) => `{"id":${id},"name":"p${id}"}\n`;
+    const writer = await FileStore.open(path, { foldAt: 10_000_000 });
+    await writer.addAll(ids.map((id) => ({ id: BigInt(id), name: `p${id}` })));
+    await writer.close();
+    expect(existsSync(`${path}.index`)).toBe(true);
+    // Rewritten in place, as an editor may (the same file, the same size): every line one further on.
+    writeFileSync(`${path}.journal`, [line(9999), ...ids.slice(0, -1).map(line)].join(''));
+    const reader = await FileStore.open(path);
+    await expect(reader.get(2_000n)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('the line found for id 2000 is the plant 1999') });
+    await reader.close();
   });
 
   it('is not trusted once the store file changed under it: a hand edit is read, whole, and kept', async () => {
