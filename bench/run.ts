@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { importLocal, importVsPool, importVsShellLoop } from './import-figures.js';
+import { importLocal, importUpdates, importVsPool, importVsShellLoop } from './import-figures.js';
 import { FULL, QUICK, type Figure } from './lib/figure.js';
 import { buildFloors } from './lib/floors.js';
 import { benchNodes } from './lib/nodes.js';
@@ -39,6 +39,7 @@ async function serviceFigures(): Promise<void> {
   });
   await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
   await measure('import --local', () => importLocal(sizes));
+  await measure('imports that update (figures 21, 22)', () => importUpdates(sizes));
   await measure('plants serve throughput', () => serveThroughput(sizes));
   await measure('peak memory of imports', () => importMemory(sizes));
   await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));

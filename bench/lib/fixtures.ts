@@ -8,11 +8,14 @@ export function benchDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `plants-bench-${name}-`));
 }
 
-/** An NDJSON file of `rows` NewPlants with ids from 1, as a user's export would look. */
-export function ndjsonFile(dir: string, rows: number): string {
-  const path = join(dir, `plants-${rows}.ndjson`);
+/**
+ * An NDJSON file of `rows` NewPlants with ids from 1, as a user's export would look; `renamed`:
+ * the same ids, each with another name and tag (what an import that updates them brings).
+ */
+export function ndjsonFile(dir: string, rows: number, renamed = false): string {
+  const path = join(dir, `plants-${rows}${renamed ? '-renamed' : ''}.ndjson`);
   const lines: string[] = [];
-  for (let id = 1; id <= rows; id += 1) lines.push(`{"id":${id},"name":"plant ${id}","tag":"bench"}`);
+  for (let id = 1; id <= rows; id += 1) lines.push(renamed ? `{"id":${id},"name":"renamed plant ${id}","tag":"bench2"}` : `{"id":${id},"name":"plant ${id}","tag":"bench"}`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
