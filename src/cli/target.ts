@@ -38,8 +38,13 @@ export async function serviceClient(
     });
   }
   checkProxyVariables(ctx.env);
-  const client = await ctx.httpClient({ baseUrl, token, timeoutSeconds, env: ctx.env, userAgent: `plants/${ctx.version}`, ...bulk });
+  const client = await ctx.httpClient({ baseUrl, token, timeoutSeconds, env: ctx.env, userAgent: `plants/${ctx.version}`, ...bulk, ...apiTrace(ctx) });
   return { client, baseUrl };
+}
+
+/** PLANTS_DEBUG=api: every request and answer on stderr, as GH_DEBUG=api does for gh. */
+export function apiTrace(ctx: Pick<Context, 'env' | 'io'>): Pick<PlantsClientOptions, 'trace'> {
+  return ctx.env.PLANTS_DEBUG === 'api' ? { trace: (text) => void ctx.io.stderr.write(text) } : {};
 }
 
 /**

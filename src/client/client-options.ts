@@ -13,6 +13,8 @@ export interface PlantsClientOptions {
   connections?: number;
   /** Default: no retry. */
   retry?: RetryPolicy;
+  /** Where each request and answer is written as it goes (PLANTS_DEBUG=api): a debugging trace. */
+  trace?: (text: string) => void;
 }
 
 /**

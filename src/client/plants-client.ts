@@ -14,7 +14,8 @@ import type { Method, RawAnswer, Transport } from './transport.js';
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
   const needsUndici = (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || usesProxy(options.env);
   const transport = needsUndici ? (await import('./undici-client.js')).createUndiciTransport(options) : await (await import('./http-client.js')).createHttpTransport(options);
-  return clientOver(transport, options);
+  const { trace } = options;
+  return clientOver(trace === undefined ? transport : (await import('./trace.js')).tracedTransport(transport, options, trace), options);
 }
 
 /** The operations on a transport, each request sent again only where it cannot have been processed. */

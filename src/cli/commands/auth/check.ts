@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { checkProxyVariables } from '../../target.js';
+import { apiTrace, checkProxyVariables } from '../../target.js';
 
 /**
  * Whether the service at `baseUrl` accepts `token` (PlantsClient.checkToken): one request, nothing
@@ -9,7 +9,7 @@ export async function checkTokenWith(ctx: Context, options: { baseUrl: string; t
   const { direct = false, ...check } = options;
   if (!direct) checkProxyVariables(ctx.env);
   // The client takes its proxy from the environment it is given, and from nothing else.
-  const client = await ctx.httpClient({ ...check, env: direct ? {} : ctx.env, userAgent: `plants/${ctx.version}` });
+  const client = await ctx.httpClient({ ...check, env: direct ? {} : ctx.env, userAgent: `plants/${ctx.version}`, ...apiTrace(ctx) });
   try {
     return await client.checkToken();
   } finally {
