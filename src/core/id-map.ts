@@ -63,4 +63,12 @@ export class IdSet {
     this.set.add(idKey(id));
     return this;
   }
+
+  /** Adds `id`: true if it was not there yet. */
+  addNew(id: bigint): boolean {
+    const key = idKey(id);
+    if (this.set.has(key)) return false;
+    this.set.add(key);
+    return true;
+  }
 }

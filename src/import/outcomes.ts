@@ -78,6 +78,7 @@ export class BulkTally<T> {
   done(outcome: Exclude<RowOutcome, 'noop'> = 'done'): void {
     if (outcome === 'updated') this.counts.updated += 1;
     else if (outcome === 'unchanged') this.counts.unchanged += 1;
+    else if (outcome === 'valid') this.counts.valid += 1;
     else this.counts.done += 1;
   }
 

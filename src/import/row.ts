@@ -33,9 +33,10 @@ export interface InvalidRow {
 
 /**
  * What the work of one row came to: done (created, deleted), nothing to do (the id taken, or not
- * there), or for an import that brings plants up to date, the plant replaced or so already.
+ * there), or for an import that brings plants up to date, the plant replaced or so already; for
+ * a dry run, a row that would be done.
  */
-export type RowOutcome = 'done' | 'noop' | 'updated' | 'unchanged';
+export type RowOutcome = 'done' | 'noop' | 'updated' | 'unchanged' | 'valid';
 
 export interface BulkSettings {
   /** A row that changes nothing (its id taken, for an import; absent, for a delete): `skip` counts it as done already. */

@@ -63,7 +63,7 @@ describe('the file-system seam fails every file a command touches', () => {
     const t = await testContext({ fs });
     const input = join(t.dir, 'plants.ndjson');
     writeFileSync(input, '{"id":1,"name":"Fern"}\n{"id":"x"}\n');
-    const code = await t.run('import', input, '--dry-run', '--rejects', join(t.dir, 'rejects.ndjson'));
+    const code = await t.run('import', input, '--dry-run', '--local', '--store', t.storePath, '--rejects', join(t.dir, 'rejects.ndjson'));
     expect(t.stderr()).toMatch(/could not write the --rejects file .*rejects\.ndjson: no space left on device \(ENOSPC\)/);
     expect(code).not.toBe(0);
   });

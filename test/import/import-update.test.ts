@@ -76,3 +76,34 @@ describe('plants import --on-conflict', () => {
     expect(result).toMatchObject({ code: 2, stderr: 'error: --on-conflict must be one of fail, skip, update, got "replace"\nhint: see plants import --help\n' });
   });
 });
+
+describe('plants import --dry-run checks all it can without writing (issue 25, item 3)', () => {
+  it('counts an id repeated in the input, or in the local store already, as the import would', async () => {
+    const dir = await tempDir();
+    const env = isolatedEnv(dir);
+    const store = join(dir, 'plants.json');
+    expect((await runPlants(['create', '--local', '--store', store, '--id', '801', '--name', 'X'], env)).code).toBe(0);
+    const input = join(dir, 'dup.ndjson');
+    await writeFile(input, '{"id":800,"name":"A"}\n{"id":801,"name":"B"}\n{"id":800,"name":"C"}\n');
+    const failing = await runPlants(['import', input, '--dry-run', '--local', '--store', store], env);
+    expect(failing.stderr).toMatch(/^Checked 3 rows for .*: 1 valid, 2 invalid\n {2}line 2 \(id 801\): a plant with id 801 already exists\n {2}line 3 \(id 800\): a plant with id 800 already exists\n$/);
+    expect(failing.code).toBe(1);
+    const skipping = await runPlants(['import', input, '--dry-run', '--local', '--store', store, '--on-conflict', 'skip'], env);
+    expect(skipping).toMatchObject({ code: 0 });
+    expect(skipping.stderr).toMatch(/: 1 valid, 2 skipped, 0 invalid\n$/);
+    // The same input, imported: what the dry run said.
+    const real = await runPlants(['import', input, '--local', '--store', store], env);
+    expect(real.stderr).toMatch(/: 1 created, 0 skipped, 2 failed\n/);
+  });
+
+  it('refuses a store that is no store, and a service with no token, as the import would', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'one.ndjson');
+    await writeFile(input, '{"id":1,"name":"A"}\n');
+    const directory = await runPlants(['import', input, '--dry-run', '--local', '--store', dir], isolatedEnv(dir));
+    expect(directory.code).toBe(4);
+    expect(directory.stderr).toMatch(/is a directory, not a store file/);
+    const noToken = await runPlants(['import', input, '--dry-run', '--base-url', 'http://127.0.0.1:1'], isolatedEnv(dir));
+    expect(noToken).toMatchObject({ code: 3, stderr: expect.stringMatching(/^error: no token for http:\/\/127\.0\.0\.1:1/) });
+  });
+});

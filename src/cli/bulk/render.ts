@@ -19,7 +19,8 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const lines: string[] = [];
   const { unit } = result.summary;
   const rows = (n: number) => `${count(n)} ${unit}${n === 1 ? '' : 's'}`;
-  const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, `${count(counts.failed)} invalid`] : outcomeParts(result);
+  const skipped = counts.skipped > 0 ? [`${count(counts.skipped)} skipped`] : [];
+  const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, ...skipped, `${count(counts.failed)} invalid`] : outcomeParts(result);
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   const verb = result.dryRun ? 'Checked' : result.summary.verb;

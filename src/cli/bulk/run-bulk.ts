@@ -86,23 +86,21 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
-    const noWork = () => new PlantsError('internal', 'a dry run does nothing');
-    if (options.dryRun && kind.updates === undefined) await applyInBatches(rows, () => Promise.reject(noWork()), noWork, tally, bulkSettings);
-    else if (options.dryRun && kind.updates !== undefined) {
-      // Which rows would create, update or leave a plant as it is: read, nothing written.
-      const checks = kind.updates;
-      const reading = { ...bulkSettings, dryRun: false };
+    if (options.dryRun) {
+      // All that can be checked without writing: the store is one (read, not changed), a token
+      // exists, and what each row's work would come to, its repeats in the input included.
+      const checking = { ...bulkSettings, dryRun: false };
       if (options.target.local) {
         const { store } = await openLocalStore(settings, ctx);
         try {
-          await applyInBatches(rows, checks.checkOnStore(store), noWork, tally, reading);
+          await applyInBatches(rows, kind.check.onStore(store), (row) => kind.onStore(store).noopError(row), tally, checking);
         } finally {
           await store.close();
         }
       } else {
         const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
         try {
-          await applyThroughService(rows, checks.checkOnService(client), tally, reading, options.concurrency);
+          await applyThroughService(rows, kind.check.onService(client), tally, checking, options.concurrency);
         } finally {
           await client.close();
         }
@@ -143,7 +141,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     target,
     dryRun: options.dryRun,
     done: kind.done,
-    updates: kind.updates !== undefined,
+    updates: kind.updates === true,
     summary: kind.summary,
     counts: tally.counts,
     failures: tally.failures,

@@ -47,14 +47,16 @@ export interface BulkKind<T, Format extends string> {
   onStore(store: PlantStore): { work: BatchWork<T>; noopError: (row: ValidRow<T>) => PlantsError };
   onService(client: PlantsClient): RequestWork<T>;
   /**
-   * Work that replaces what is there (`import --on-conflict update`): rows are created, updated or
-   * unchanged, never a no-op; and a dry run reads the store or service (and writes nothing) to
-   * tell which each would be.
+   * What a dry run checks of each valid row, writing nothing: in a local store (read only), what
+   * its work would come to; through the service, what needs no request, or for work that updates
+   * what it reads. Made afresh for each run: a check may remember the rows before (an id repeated).
    */
-  updates?: {
-    checkOnStore(store: PlantStore): BatchWork<T>;
-    checkOnService(client: PlantsClient): RequestWork<T>;
+  check: {
+    onStore(store: PlantStore): BatchWork<T>;
+    onService(client: PlantsClient): RequestWork<T>;
   };
+  /** Work that replaces what is there (`import --on-conflict update`): rows are created, updated or unchanged, never a no-op. */
+  updates?: true;
 }
 
 export interface SummaryWords {

@@ -1,3 +1,4 @@
+import { IdSet } from '../../../core/id-map.js';
 import { noSuchPlant } from '../../../core/read-delete.js';
 import { formatFromName, idFormatFromHead, type IdFormat } from '../../../import/formats.js';
 import { ID_ROWS } from '../../../import/id-rows.js';
@@ -22,6 +23,17 @@ const DELETE: BulkKind<bigint, IdFormat> = {
     noopError: (row) => noSuchPlant(row.id),
   }),
   onService: (client) => async (row) => ((await client.deletePlant(row.value)) === 'deleted' ? 'done' : { noop: noSuchPlant(row.id) }),
+  // A dry run: an id repeated in the input, or (locally) not in the store, is not there to delete.
+  check: {
+    onStore: (store) => {
+      const seen = new IdSet();
+      return async (ids) => await Promise.all(ids.map(async (id) => (seen.addNew(id) && (await store.get(id)) !== undefined ? 'valid' : 'noop')));
+    },
+    onService: () => {
+      const seen = new IdSet();
+      return async (row) => (seen.addNew(row.id) ? 'valid' : { noop: noSuchPlant(row.id) });
+    },
+  },
 };
 
 /** `delete --from`: the ids of a file or standard input, a row each. */

@@ -1,6 +1,7 @@
 import { duplicateId } from '../../../core/create.js';
 import { ERROR_NUMBERS, isPlantsError, PlantsError } from '../../../core/errors.js';
 import { encodePlant } from '../../../core/plant-json.js';
+import { IdSet } from '../../../core/id-map.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import type { PutOutcome } from '../../../core/store.js';
 import { formatFromHead, formatFromName, type Format } from '../../../import/formats.js';
@@ -38,6 +39,17 @@ const CREATE: BulkKind<NewPlant, Format> = {
       throw error;
     }
   },
+  // A dry run: an id repeated in the input, or (locally) in the store already, is a duplicate.
+  check: {
+    onStore: (store) => {
+      const seen = new IdSet();
+      return async (plants) => await Promise.all(plants.map(async ({ id }) => (seen.addNew(id) && (await store.get(id)) === undefined ? 'valid' : 'noop')));
+    },
+    onService: () => {
+      const seen = new IdSet();
+      return async (row) => (seen.addNew(row.id) ? 'valid' : { noop: duplicateId(row.id) });
+    },
+  },
 };
 
 /** The outcome of a put, as a row's: a plant created, replaced, or so already. */
@@ -57,10 +69,12 @@ const UPSERT: BulkKind<NewPlant, Format> = {
     noopError: (row) => duplicateId(row.id),
   }),
   onService: (client) => async (row) => rowOfPut(await client.putPlant({ plant: row.value })),
-  updates: {
-    checkOnStore: (store) => async (plants) => await Promise.all(plants.map(async (plant) => wouldPut(plant, await store.get(plant.id)))),
-    checkOnService: (client) => async (row) => wouldPut(row.value, await client.getPlant(row.id)),
+  // A dry run reads each plant to tell the rows apart (the service too: a GET a row).
+  check: {
+    onStore: (store) => async (plants) => await Promise.all(plants.map(async (plant) => wouldPut(plant, await store.get(plant.id)))),
+    onService: (client) => async (row) => wouldPut(row.value, await client.getPlant(row.id)),
   },
+  updates: true,
 };
 
 function rowOfPut(outcome: PutOutcome): 'done' | 'updated' | 'unchanged' {
