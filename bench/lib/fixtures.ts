@@ -20,6 +20,15 @@ export function ndjsonFile(dir: string, rows: number, renamed = false): string {
   return path;
 }
 
+/** A CSV file of `rows` plants with ids from 1 (a header row id,name,tag), as a spreadsheet's export would look. */
+export function csvFile(dir: string, rows: number): string {
+  const path = join(dir, `plants-${rows}.csv`);
+  const lines = ['id,name,tag'];
+  for (let id = 1; id <= rows; id += 1) lines.push(`${id},plant ${id},bench`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
 /** A store file holding `count` plants (ids from 1), in the format plants writes. */
 export function storeFile(dir: string, count: number): string {
   const path = join(dir, 'store.json');
