@@ -13,7 +13,7 @@ export const command = declareCommand({
       kind: 'string',
       value: '<format>',
       description: 'ndjson, csv or json',
-      defaultFrom: 'from the file extension, else from its first line: [ JSON, { NDJSON, else CSV',
+      defaultFrom: 'from the file extension, else from its first line: [ JSON, { NDJSON, CSV where it holds a comma or is the header id, else NDJSON',
       choices: FORMATS,
     },
     onConflict: {
