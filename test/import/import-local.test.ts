@@ -197,7 +197,7 @@ describe('plants import --local', () => {
     expect(await t.run('import', input, '--local', '--rejects', rejects)).toBe(1);
     expect(t.stderr()).toMatch(/^Imported 1 row into /);
     expect(t.stderr()).toContain('\n  line 2: row has 1 field, the header has 2\n');
-    expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}: plants import ${rejects} retries it\n`);
+    expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}: fix it, then plants import ${rejects}\n`);
   });
 
   it('gives CSV rows the line they start on, and a wrong field count per row', async () => {

@@ -26,7 +26,9 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const verb = result.dryRun ? 'Checked' : result.summary.verb;
   // A dry run changes nothing: it checks rows "for" the store or service.
   const preposition = result.dryRun ? 'for' : result.summary.preposition;
-  lines.push(`${style.bold(verb)} ${rows(counts.read)} ${preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
+  // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
+  const source = result.summary.namesInput === true ? ` from ${printable(result.input === '-' ? 'standard input' : result.input, Infinity)}` : '';
+  lines.push(`${style.bold(verb)} ${rows(counts.read)}${source} ${preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
@@ -35,7 +37,7 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   if (result.rejects !== undefined && rejected > 0) {
     const rejects = printable(result.rejects, Infinity);
     const retry = result.done === 'created' ? `plants import ${rejects}` : `plants delete --from ${rejects}`;
-    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${retry} retries ${rejected === 1 ? 'it' : 'them'}`);
+    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${nextStep(result, retry, rejected)}`);
   }
   for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printableMessage(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
@@ -47,6 +49,17 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
     if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * What to do with the rows written to --rejects: a row not sent, or sent with no answer, is sent
+ * again as it is; a row that failed (invalid, or refused) fails again until it is fixed.
+ */
+function nextStep(result: BulkResult, retry: string, rejected: number): string {
+  const failed = Math.min(result.counts.failed, rejected);
+  if (failed === 0) return `${retry} retries ${rejected === 1 ? 'it' : 'them'}`;
+  if (failed === rejected) return `fix ${rejected === 1 ? 'it' : 'them'}, then ${retry}`;
+  return `fix the ${count(failed)} that failed, then ${retry} (it retries the others as they are)`;
 }
 
 /**

@@ -66,6 +66,8 @@ export interface SummaryWords {
   unit: string;
   /** The hint after an interruption. */
   rest: string;
+  /** The summary names the input the rows were read from. */
+  namesInput?: true;
 }
 
 export interface BulkResult {

@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 const DELETE: BulkKind<bigint, IdFormat> = {
   done: 'deleted',
   // Read, not Deleted: the ids read are what is counted, and some of them may not be deleted.
-  summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest' },
+  summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest', namesInput: true },
   formatOfName: formatFromName,
   formatOfHead: idFormatFromHead,
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
