@@ -45,7 +45,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   try {
     address = await listen(server, options.port, options.host);
   } catch (error) {
-    throw new PlantsError('usage', `cannot listen on ${options.host}:${options.port}: ${ioReason(error)}`, { cause: error });
+    throw cannotListen(options.host, options.port, error);
   }
   const stderr = ctx.io.stderr;
   // Recorded before the base URL is printed: a script that reads it and runs plants login finds it.
@@ -85,6 +85,20 @@ function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void
     ctx.io.stderr.write(`plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`);
     return undefined;
   }
+}
+
+/** Why serve cannot listen where its flags say, in words, with what to do: a usage error (exit 2). */
+function cannotListen(host: string, port: number, error: unknown): PlantsError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why: Record<string, [string, string]> = {
+    EADDRINUSE: ['the port is in use: another process listens there', '--port 0 picks a free port (the first line printed says which)'],
+    EACCES: ['permission denied: ports below 1024 need privileges', 'give a --port from 1024 (or 0, for any free port)'],
+    ENOTFOUND: ['no such host', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
+    EAI_AGAIN: ['the host name could not be looked up', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
+    EADDRNOTAVAIL: ['the address is not one of this machine', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
+  };
+  const [words, hint] = why[code ?? ''] ?? [ioReason(error), 'see plants serve --help'];
+  return new PlantsError('usage', `cannot listen on ${host}:${port}: ${words}${code === undefined || why[code] === undefined ? '' : ` (${code})`}`, { cause: error, hint });
 }
 
 /**
