@@ -14,8 +14,8 @@ export interface TargetStore {
  * store with `--local`, else the service as a store (RemoteStore). So that each command calls
  * the core once, the same for both.
  */
-export async function withTargetStore<T>(target: Target, ctx: Context, work: (target: TargetStore) => Promise<T>): Promise<T> {
-  const opened = await openTargetStore(target, ctx);
+export async function withTargetStore<T>(target: Target, ctx: Context, work: (target: TargetStore) => Promise<T>, options: { makes?: boolean } = {}): Promise<T> {
+  const opened = await openTargetStore(target, ctx, options);
   try {
     return await work(opened);
   } finally {
@@ -23,11 +23,11 @@ export async function withTargetStore<T>(target: Target, ctx: Context, work: (ta
   }
 }
 
-/** The store a command line targets, opened: its caller closes it. */
-export async function openTargetStore(target: Target, ctx: Context): Promise<TargetStore> {
+/** The store a command line targets, opened: its caller closes it. `makes`: the command may make a local store where there is none. */
+export async function openTargetStore(target: Target, ctx: Context, { makes = false } = {}): Promise<TargetStore> {
   const settings = await targetSettings(target, ctx);
   if (target.local) {
-    const { store, path } = await openLocalStore(settings, ctx);
+    const { store, path } = await openLocalStore(settings, ctx, { makes });
     return { store, where: path };
   }
   const { client, baseUrl } = await serviceClient(settings, ctx);

@@ -1,4 +1,5 @@
 import type { PlantsClient, PlantsClientOptions } from '../client/client-options.js';
+import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
 import type { PlantStore } from '../core/store.js';
 import { Settings } from './config/resolve.js';
@@ -10,10 +11,25 @@ export function targetSettings(target: Target, ctx: Context): Promise<Settings> 
   return Settings.load(ctx, target.local ? { store: target.store } : { 'base-url': target.baseUrl, token: target.token, timeout: target.timeout });
 }
 
-/** The local store the settings name, opened (read and checked). */
-export async function openLocalStore(settings: Settings, ctx: Context): Promise<{ store: PlantStore; path: string }> {
+/**
+ * The local store the settings name, opened (read and checked). A store named (by a flag, the
+ * environment or the config) in a directory that does not exist is a mistyped path, not an empty
+ * store: refused, unless the command is one that makes it (a create, an import).
+ */
+export async function openLocalStore(settings: Settings, ctx: Context, { makes = false } = {}): Promise<{ store: PlantStore; path: string }> {
   const path = settings.require('store');
+  if (!makes && settings.get('store').source !== 'default' && !isDirectory(ctx, dirname(path))) {
+    throw new PlantsError('store_io', `there is no store at ${path}: its directory ${dirname(path)} does not exist`, { hint: 'check --store (or PLANTS_STORE, or the store setting)' });
+  }
   return { store: await ctx.openStore({ kind: 'file', path }), path };
+}
+
+function isDirectory(ctx: Pick<Context, 'fs'>, path: string): boolean {
+  try {
+    return ctx.fs.statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

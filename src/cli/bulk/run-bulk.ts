@@ -91,7 +91,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       // exists, and what each row's work would come to, its repeats in the input included.
       const checking = { ...bulkSettings, dryRun: false };
       if (options.target.local) {
-        const { store } = await openLocalStore(settings, ctx);
+        const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created' });
         try {
           await applyInBatches(rows, kind.check.onStore(store), (row) => kind.onStore(store).noopError(row), tally, checking);
         } finally {
@@ -106,7 +106,8 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
         }
       }
     } else if (options.target.local) {
-      const { store } = await openLocalStore(settings, ctx);
+      // An import makes the store where there is none; a delete needs one to be there.
+      const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created' });
       try {
         const { work, noopError } = kind.onStore(store);
         await applyInBatches(rows, work, noopError, tally, bulkSettings);

@@ -10,5 +10,5 @@ export { renderHuman, renderJson } from './render.js';
 export async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> {
   // Validated before anything is read or sent: a bad flag costs nothing.
   const plant = parseNewPlantText(options.plant);
-  return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await addPlant(store, plant), where }));
+  return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await addPlant(store, plant), where }), { makes: true });
 }

@@ -15,6 +15,8 @@ export interface ListResult {
   format?: ListFormat;
   /** Ids of plants CSV cannot carry (an empty tag, a NUL, a lone surrogate), left out and named on stderr: exit 1. */
   notWritten: bigint[];
+  /** Said on stderr where a terminal would show nothing at all: `no plants yet in …`. */
+  none: string;
 }
 
 /**
@@ -37,6 +39,8 @@ export async function renderHuman(result: ListResult, io: IOStreams): Promise<vo
     first = false;
     if (!(await writeInTurn(io.stdout, text))) return;
   }
+  // A person at a terminal is told; a script reads no output as no plants.
+  if (first && terminal !== undefined) io.stderr.write(`${printable(result.none, Infinity)}\n`);
 }
 
 /** A page as a table: the columns as wide as the page needs, the name cut to what the terminal leaves it. */

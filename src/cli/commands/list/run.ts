@@ -13,8 +13,9 @@ const PAGE = 1_000;
 
 export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
   const after = options.after === undefined ? undefined : idFlag('list', '--after', options.after);
-  const { store } = await openTargetStore(options.target, ctx);
-  return { pages: pagesOf(store, after, options), ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+  const { store, where } = await openTargetStore(options.target, ctx);
+  const filtered = after !== undefined || options.tag !== undefined;
+  return { pages: pagesOf(store, after, options), none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`, ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
 }
 
 /** Page after page, each after the last id of the one before, until there are no more or the limit is reached; the store closed at the end. */
