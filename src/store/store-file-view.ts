@@ -34,6 +34,8 @@ export interface StoreFileView {
 const SCAN_BYTES = 4 * 1024;
 /** Each probe of a search reads this much, which holds the next line nearly always (a longer one is read on). */
 const PROBE_BYTES = 1024;
+/** What textAt reads at a time. */
+const BLOCK_BYTES = 64 * 1024;
 /** Blocks of this size are read to go through lines in order (a page, a fold). */
 const RUN_BYTES = 64 * 1024;
 
@@ -45,6 +47,9 @@ const RUN_BYTES = 64 * 1024;
  */
 export class FileView implements StoreFileView {
   readonly canonical = true;
+  /** The block textAt read last, and where it starts in the file. */
+  private block = Buffer.alloc(0);
+  private blockStart = 0;
   private readonly from: number;
   private readonly to: number;
   private lookups = 0;
@@ -168,9 +173,29 @@ export class FileView implements StoreFileView {
     return bytes;
   }
 
+  /**
+   * The line at `start`, once the ids are loaded (many lookups: an import's batch, a fold): read
+   * a block of BLOCK_BYTES at a time and kept, so that lookups in id order read the file once, not
+   * a line a read.
+   */
   private textAt(start: number): string {
-    const bytes = this.lineAt(start);
-    return lineText(bytes, 0, bytes.length);
+    let offset = start - this.blockStart;
+    let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
+    if (end === -1) {
+      const size = Math.min(BLOCK_BYTES, this.to - start);
+      const block = Buffer.allocUnsafe(size);
+      const got = this.reading(() => this.fs.readSync(this.fd, block, 0, size, start));
+      this.block = block.subarray(0, got);
+      this.blockStart = start;
+      offset = 0;
+      end = this.block.indexOf(10);
+      // A line longer than a block (up to MAX_LINE_BYTES): read as a single line is.
+      if (end === -1) {
+        const bytes = this.lineAt(start);
+        return lineText(bytes, 0, bytes.length);
+      }
+    }
+    return lineText(this.block, offset, end);
   }
 
   private idOf(bytes: Buffer, from: number, to: number): number | bigint {

@@ -104,10 +104,17 @@ export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeade
 /** Ids are read in blocks of this many: a search reads a few blocks, a page one or two. */
 const BLOCK = 128;
 
-/** An index's entries in its file, read a block at a time as a search or a page needs them. */
+/**
+ * An index's entries in its file, read a block at a time as a search or a page needs them; all of
+ * them read at once, and kept, once a process has searched them more than a thousandth of their
+ * number of times (an import's batch, a server): a search a block at a time would read the index
+ * many times over.
+ */
 export class FileEntries implements Entries {
   private ids = { at: -1, block: new BigInt64Array(0) };
   private values = { at: -1, block: new Float64Array(0) };
+  private searches = 0;
+  private loaded: SortedEntries | undefined;
 
   constructor(
     private readonly fs: FileSystem,
@@ -118,18 +125,23 @@ export class FileEntries implements Entries {
   ) {}
 
   idAt(position: number): bigint {
+    if (this.loaded !== undefined) return this.loaded.idAt(position);
     const at = position - (position % BLOCK);
     if (this.ids.at !== at) this.ids = { at, block: this.column(new BigInt64Array(Math.min(BLOCK, this.size - at)), this.offset + at * 8) };
     return this.ids.block[position - at] as bigint;
   }
 
   valueAt(position: number): number {
+    if (this.loaded !== undefined) return this.loaded.valueAt(position);
     const at = position - (position % BLOCK);
     if (this.values.at !== at) this.values = { at, block: this.column(new Float64Array(Math.min(BLOCK, this.size - at)), this.offset + (this.size + at) * 8) };
     return this.values.block[position - at] as number;
   }
 
   after(id: bigint): number {
+    this.searches += 1;
+    if (this.loaded === undefined && this.searches * 1000 > this.size) this.loaded = this.load();
+    if (this.loaded !== undefined) return this.loaded.after(id);
     let low = 0;
     let high = this.size;
     while (low < high) {

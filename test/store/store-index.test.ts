@@ -137,6 +137,20 @@ describe('the index of a store', () => {
     await reader.close();
   });
 
+  it('is read once, whole, by a process that searches it many times (an import over a store), not a block a search', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const writer = await FileStore.open(path, { foldAt: 10_000_000 });
+    for (let from = 0; from < 20_000; from += 5_000) await writer.addAll(many(from, 5_000));
+    await writer.close();
+    const fs = countingFs();
+    const store = await FileStore.open(path, { fs, foldAt: 10_000_000 });
+    // A batch that replaces every plant: each put looks its plant up.
+    expect(new Set(await store.putAll(many(0, 20_000, 'q').map((plant) => ({ plant }))))).toEqual(new Set(['updated']));
+    await store.close();
+    // Its size once, and the blocks of the first searches: not the index again for every put.
+    expect(fs.bytesRead.get(`${path}.index`)).toBeLessThan(2 * statSync(`${path}.index`).size);
+  });
+
   it('is not trusted once the store file changed under it: a hand edit is read, whole, and kept', async () => {
     const path = await importedStore(2_000, 0);
     const index = readFileSync(`${path}.index`);
