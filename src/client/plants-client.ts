@@ -1,6 +1,7 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
 import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, readPlantAnswer, readPutAnswer, readTokenCheckAnswer, transportError } from './answer.js';
+import { checkPage } from './page-check.js';
 import { patchBody, preconditionHeaders } from './preconditions.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
 import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
@@ -40,11 +41,13 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
   return {
     createPlant: async (plant) => readCreateAnswer(await send('POST', '/plants', encodePlant(plant))),
     getPlant: async (id) => readPlantAnswer(await send('GET', `/plants/${id}`), id),
-    listPlants: async ({ after, limit, tag }) => {
+    listPlants: async (asked) => {
+      const { after, limit, tag } = asked;
       const query = new URLSearchParams({ limit: String(limit) });
       if (after !== undefined) query.set('after', String(after));
       if (tag !== undefined) query.set('tag', tag);
-      return readPageAnswer(await send('GET', `/plants?${query}`));
+      const request = `/plants?${query}`;
+      return [...checkPage(readPageAnswer(await send('GET', request)), asked, request)];
     },
     putPlant: async ({ plant, expect }) => {
       const { name, tag } = plant;
