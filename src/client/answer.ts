@@ -5,7 +5,7 @@ import { printable } from '../core/printable.js';
 import { ErrorBodySchema, PlantSchema, type NewPlant, type Plant } from '../core/schemas.js';
 import { parseNewPlant } from '../core/validate.js';
 import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
-import type { RawAnswer } from './transport.js';
+import type { Method, RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
 
 /** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
@@ -174,13 +174,24 @@ function outsideContract(status: number, body: string, why?: string): PlantsErro
 }
 
 /**
- * A transport failure as a PlantsError: `effect: 'none'` where the request cannot have reached the
- * service (no connection was made), else `unknown`: sent, so the plant may have been created.
+ * What a request sent but never answered may have done, in the words of what it asks: a write may
+ * or may not have been made; a read, or the token check, changed nothing.
  */
-export function transportError(error: unknown, url: string, timeoutSeconds: number): PlantsError {
-  // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: say the plant may exist.
+export function unansweredMeaning(method: Method): string {
+  if (method === 'GET') return 'a read changes nothing: it is safe to run again';
+  if (method === 'DELETE') return 'the request was sent, so the plant may or may not have been deleted';
+  if (method === 'PUT' || method === 'PATCH') return 'the request was sent, so the plant may or may not have been changed';
+  return 'the request was sent, so the plant may or may not have been created';
+}
+
+/**
+ * A transport failure as a PlantsError: `effect: 'none'` where the request cannot have reached the
+ * service (no connection was made), else `unknown`: sent, and `unanswered` says what that means.
+ */
+export function transportError(error: unknown, url: string, timeoutSeconds: number, unanswered: string): PlantsError {
+  // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: as if it was sent.
   const code = (error as Error).name === 'AbortError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
-  const maybeCreated = 'the request was sent, so the plant may or may not have been created';
+  const maybeCreated = unanswered;
   const sent = { cause: error, effect: 'unknown' as const };
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':

@@ -1,6 +1,6 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
-import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, readPlantAnswer, readPutAnswer, readTokenCheckAnswer, transportError } from './answer.js';
+import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, readPlantAnswer, readPutAnswer, readTokenCheckAnswer, transportError, unansweredMeaning } from './answer.js';
 import { checkPage } from './page-check.js';
 import { patchBody, preconditionHeaders } from './preconditions.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
@@ -22,7 +22,8 @@ export async function createPlantsClient(options: PlantsClientOptions): Promise<
 /** The operations on a transport, each request sent again only where it cannot have been processed. */
 function clientOver(transport: Transport, options: PlantsClientOptions): PlantsClient {
   const retry = options.retry ?? NO_RETRY;
-  const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>): Promise<RawAnswer> => {
+  // `unanswered`: what a request sent but never answered may have done (answer.ts words it for each method).
+  const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>, unanswered = unansweredMeaning(method)): Promise<RawAnswer> => {
     for (let attempt = 1; ; attempt += 1) {
       const lastTry = attempt >= retry.tries;
       let answer: RawAnswer;
@@ -30,7 +31,7 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
         answer = await transport.request(method, path, body, headers);
       } catch (error) {
         if (error instanceof PlantsError) throw error;
-        if (lastTry || !isRetryableError(error)) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds);
+        if (lastTry || !isRetryableError(error)) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);
         await sleep(retryDelayMs(retry, attempt, undefined));
         continue;
       }
@@ -55,7 +56,8 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
     },
     patchPlant: async (patch) => readPatchAnswer(await send('PATCH', `/plants/${patch.id}`, patchBody(patch), { 'content-type': 'application/merge-patch+json', ...preconditionHeaders(patch.expect) }), patch.id),
     deletePlant: async (id, expect) => readDeleteAnswer(await send('DELETE', `/plants/${id}`, undefined, preconditionHeaders(expect))),
-    checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}')),
+    // A POST of {} creates nothing, with any token: unanswered, the token was only not checked.
+    checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}', undefined, 'the token was not checked')),
     close: () => transport.close(),
   };
 }

@@ -14,6 +14,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Wait this long before answering (to test time-outs). */
   delayMs?: number;
+  /** Close the connection instead of answering: the request was received, its answer lost. */
+  drop?: boolean;
 }
 
 export interface FakeService {
@@ -40,6 +42,7 @@ export async function fakeService(port = 0): Promise<FakeService> {
       const answer = typeof script === 'function' ? script(recorded) : script;
       const send = () => {
         if (res.destroyed) return;
+        if (answer.drop === true) return void req.socket.destroy();
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(answer.body ?? '');
       };
