@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PlantsError } from '../../core/errors.js';
+import { isPlantsError, PlantsError } from '../../core/errors.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import type { Context } from '../context.js';
 import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, type SettingKey } from './settings.js';
@@ -101,21 +101,51 @@ export async function readConfig({ configDir, fs }: ConfigPlace): Promise<Config
   return { values, tokens: tokensOf(document, path) };
 }
 
+/** How long a change to the config file waits for another plants process changing it. */
+const LOCK_WAIT_MS = 30_000;
+
 /**
  * Applies `change`, keeping the rest of the file as it was; an older single token moves under
  * its service. The file is replaced whole and durably (durable-file.ts: conf, which we used
  * before, writes through atomically, which truncates the file on a full disk), mode 0600, in a
- * directory of mode 0700.
+ * directory of mode 0700. Read and written under a lock (`config.json.lock`, as a store's): two
+ * logins at once would otherwise each write the file as it read it, and one token would be lost.
  */
-export async function writeConfig({ configDir, fs }: ConfigPlace, change: ConfigChange): Promise<string> {
+export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, change: ConfigChange): Promise<string> {
+  const { configDir, fs } = place;
   const path = configPath(configDir);
-  const document = readDocument(path, fs);
   // Loaded here: reading the config is on every command's path, writing it is rare.
-  const [{ replaceFileSync }, { makeDirectory }, { ownFileWriteError }] = await Promise.all([
+  const [{ replaceFileSync }, { makeDirectory }, { ownFileWriteError }, { lockStore }] = await Promise.all([
     import('../../fs/durable-file.js'),
     import('../../fs/make-directory.js'),
     import('./own-file-error.js'),
+    import('../../store/store-lock.js'),
   ]);
+  const cannotWrite = (error: unknown) => ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);
+  try {
+    makeDirectory(configDir, 0o700, fs);
+    // A directory made before, or by someone else's umask: the token is nobody else's business.
+    if ((fs.statSync(configDir).mode & 0o077) !== 0) fs.chmodSync(configDir, 0o700);
+  } catch (error) {
+    throw cannotWrite(error);
+  }
+  const waiting = () => void place.io.stderr.write(`plants: waiting for ${path}: another plants process is changing it (a killed one holds it for 12 s at most)\n`);
+  let lock: Awaited<ReturnType<typeof lockStore>>;
+  try {
+    lock = await lockStore(path, LOCK_WAIT_MS, waiting, fs);
+  } catch (error) {
+    if (isPlantsError(error) && error.code === 'store_locked') throw new PlantsError('config_io', `the config file ${path} has been in use by another plants process for ${LOCK_WAIT_MS / 1000} s: nothing was changed`, { hint: 'try again once it is done' });
+    throw cannotWrite(error);
+  }
+  try {
+    return applyChange(path, readDocument(path, fs), change, (text) => replaceFileSync(path, text, { mode: 0o600, fs, beforeRename: () => lock.confirm() }), cannotWrite);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The change made to the document read, written whole by `write`. */
+function applyChange(path: string, document: Record<string, unknown>, change: ConfigChange, write: (text: string) => void, cannotWrite: (error: unknown) => PlantsError): string {
   const tokens = tokensOf(document, path);
   delete document.token;
   for (const [key, value] of Object.entries(change.values ?? {})) {
@@ -129,13 +159,10 @@ export async function writeConfig({ configDir, fs }: ConfigPlace, change: Config
   if (tokens.size > 0) document.services = Object.fromEntries([...tokens].map(([url, token]) => [url, { token }]));
   else delete document.services;
   try {
-    makeDirectory(configDir, 0o700, fs);
-    // A directory made before, or by someone else's umask: the token is nobody else's business.
-    if ((fs.statSync(configDir).mode & 0o077) !== 0) fs.chmodSync(configDir, 0o700);
     // Tab-indented, as conf wrote it: a file a person may read and edit.
-    replaceFileSync(path, `${JSON.stringify(document, undefined, '\t')}\n`, { mode: 0o600, fs });
+    write(`${JSON.stringify(document, undefined, '\t')}\n`);
     return path;
   } catch (error) {
-    throw ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);
+    throw cannotWrite(error);
   }
 }
