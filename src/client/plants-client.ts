@@ -4,7 +4,7 @@ import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, re
 import { checkPage } from './page-check.js';
 import { patchBody, preconditionHeaders } from './preconditions.js';
 import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
-import { isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
+import { FIRST_CONNECTION_MS, isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
 import type { Method, RawAnswer, Transport } from './transport.js';
 
 /**
@@ -22,6 +22,9 @@ export async function createPlantsClient(options: PlantsClientOptions): Promise<
 /** The operations on a transport, each request sent again only where it cannot have been processed. */
 function clientOver(transport: Transport, options: PlantsClientOptions): PlantsClient {
   const retry = options.retry ?? NO_RETRY;
+  // Whether the service has answered this client once: see FIRST_CONNECTION_MS.
+  let answered = false;
+  const started = Date.now();
   // `unanswered`: what a request sent but never answered may have done (answer.ts words it for each method).
   const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>, unanswered = unansweredMeaning(method)): Promise<RawAnswer> => {
     for (let attempt = 1; ; attempt += 1) {
@@ -31,10 +34,13 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
         answer = await transport.request(method, path, body, headers);
       } catch (error) {
         if (error instanceof PlantsError) throw error;
-        if (lastTry || !isRetryableError(error)) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);
-        await sleep(retryDelayMs(retry, attempt, undefined));
+        const delay = retryDelayMs(retry, attempt, undefined);
+        const givingUp = lastTry || !isRetryableError(error) || (!answered && Date.now() + delay - started > FIRST_CONNECTION_MS);
+        if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);
+        await sleep(delay);
         continue;
       }
+      answered = true;
       if (lastTry || !isRetryableStatus(answer.status)) return answer;
       await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
     }

@@ -12,6 +12,13 @@ export interface RetryPolicy {
 }
 
 export const IMPORT_RETRY: RetryPolicy = { tries: 8, baseDelayMs: 100, maxDelayMs: 10_000 };
+
+/**
+ * How long refused connections are tried again before the service has answered once: about a
+ * second, so that an import to a service that is not running says so at once. Once it has
+ * answered, a refusal is a service restarting, and waits the whole policy.
+ */
+export const FIRST_CONNECTION_MS = 1_000;
 export const NO_RETRY: RetryPolicy = { tries: 1, baseDelayMs: 0, maxDelayMs: 0 };
 
 export function isRetryableStatus(status: number): boolean {

@@ -23,9 +23,12 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, ...skipped, `${count(counts.failed)} invalid`] : outcomeParts(result);
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
-  const verb = result.dryRun ? 'Checked' : result.summary.verb;
+  // Where every row read was left unsent, nothing was imported (or deleted): the line says so.
+  const noneSent = !result.dryRun && counts.read > 0 && counts.notSent === counts.read;
+  const remote = /^https?:\/\//.test(result.target);
+  const verb = result.dryRun ? 'Checked' : noneSent ? `${remote ? 'Sent' : 'Wrote'} none of` : result.summary.verb;
   // A dry run changes nothing: it checks rows "for" the store or service.
-  const preposition = result.dryRun ? 'for' : result.summary.preposition;
+  const preposition = result.dryRun ? 'for' : noneSent ? 'to' : result.summary.preposition;
   // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
   const source = result.summary.namesInput === true ? ` from ${printable(result.input === '-' ? 'standard input' : result.input, Infinity)}` : '';
   lines.push(`${style.bold(verb)} ${rows(counts.read)}${source} ${preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
