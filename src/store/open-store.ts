@@ -2,7 +2,10 @@ import type { PlantStore } from '../core/store.js';
 import type { FileSystem } from '../fs/file-system.js';
 
 /** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
-export type StoreLocation = { kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number };
+export type StoreLocation = ({ kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number }) & {
+  /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
+  waitMs?: number;
+};
 
 export interface OpenStoreOptions {
   /** The file store calls it when a write has waited a second for another process's lock. */
@@ -17,11 +20,15 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     case 'file': {
       const { FileStore } = await import('./file-store.js');
       const { onLockWait, fs } = options;
-      return await FileStore.open(location.path, { ...(onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) }), ...(fs === undefined ? {} : { fs }) });
+      return await FileStore.open(location.path, {
+        ...(onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) }),
+        ...(fs === undefined ? {} : { fs }),
+        ...(location.waitMs === undefined ? {} : { lockWaitMs: location.waitMs }),
+      });
     }
     case 'postgres': {
       const { PostgresStore } = await import('./postgres-store.js');
-      return await PostgresStore.open(location.url, location.poolSize === undefined ? {} : { poolSize: location.poolSize });
+      return await PostgresStore.open(location.url, { ...(location.poolSize === undefined ? {} : { poolSize: location.poolSize }), ...(location.waitMs === undefined ? {} : { waitMs: location.waitMs }) });
     }
   }
 }

@@ -11,9 +11,17 @@ import { columnsOf, plantOf, putInStatements, writeLocked, type PlantRow } from 
 export interface PostgresStoreOptions {
   /** Connections at most (default 10): writes in flight and reads share them. */
   poolSize?: number;
-  /** How long to wait for a connection before the call fails as unavailable (default 5 s). */
-  connectTimeoutMs?: number;
+  /**
+   * The most any call waits on the database (default 10 s): for a connection of the pool, and for
+   * each statement (statement_timeout, on every connection: a lock held by a migration or a VACUUM
+   * FULL). Past it, the call fails as unavailable, nothing done: an error PostgreSQL answers with
+   * means its statement rolled back. A database that answers nothing at all is given 2 s more.
+   */
+  waitMs?: number;
 }
+
+/** The wait bound of a store opened with none: under the client's own time-out (30 s). */
+export const DEFAULT_WAIT_MS = 10_000;
 
 // Ids cross the wire as decimal text both ways (`::bigint` in, `::text` out): never a JS number.
 // Each statement is prepared once per connection, by name.
@@ -45,7 +53,9 @@ export class PostgresStore implements PlantStore {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.waitMs ?? DEFAULT_WAIT_MS,
+      statement_timeout: options.waitMs ?? DEFAULT_WAIT_MS,
+      query_timeout: (options.waitMs ?? DEFAULT_WAIT_MS) + 2_000,
       keepAlive: true,
       application_name: 'plants serve',
     });

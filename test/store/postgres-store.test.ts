@@ -97,7 +97,7 @@ describe('the PostgreSQL store: a database that is down', () => {
     const url = new URL(urlOf({ port: proxy.port }));
     url.username = 'someone';
     url.password = 'hunter2-secret';
-    const error = await failureOf(PostgresStore.open(url.href, { connectTimeoutMs: 2_000 }));
+    const error = await failureOf(PostgresStore.open(url.href, { waitMs: 2_000 }));
     await proxy.close();
     expect(error.code).toBe('store_io');
     expect(error.effect).toBe('none');
@@ -112,7 +112,7 @@ describe('the PostgreSQL store: a database that is down', () => {
     const schema = new URL(direct).searchParams.get('options')?.split('=')[1] as string;
     const url = new URL(direct);
     url.port = String(proxy.port);
-    const store = await PostgresStore.open(url.href, { connectTimeoutMs: 2_000 });
+    const store = await PostgresStore.open(url.href, { waitMs: 2_000 });
     try {
       expect(await store.addAll([{ id: 1n, name: 'before' }])).toEqual(['added']);
 

@@ -17,6 +17,12 @@ export const command = declareCommand({
       defaultFrom: '$PLANTS_DATABASE_URL',
     },
     pool: { kind: 'string', value: '<n>', description: 'connections to PostgreSQL at most, from 1 to 1000', default: '10' },
+    storeWait: {
+      kind: 'string',
+      value: '<seconds>',
+      description: 'the most a request waits on the store (a database lock, another process holding the store file), from 0.001 to 3600; past it, 503',
+      defaultFrom: '$PLANTS_STORE_WAIT, or 10',
+    },
     token: {
       kind: 'strings',
       value: '<token>',
@@ -32,11 +38,11 @@ export const command = declareCommand({
     unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
   },
   options: ({ flags }) => {
-    const { host, port, store, database, pool, token: tokens, quiet } = flags;
+    const { host, port, store, database, pool, token: tokens, quiet, storeWait } = flags;
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(port)}`);
     if (database !== undefined && store !== undefined) throw usageError('serve', '--store and --database name two stores: give one');
     if (!/^\d+$/.test(pool) || Number(pool) < 1 || Number(pool) > 1000) throw usageError('serve', `--pool must be a number from 1 to 1000, got ${JSON.stringify(pool)}`);
-    return { host, port: Number(port), ...defined({ store, database }), pool: Number(pool), tokens, quiet };
+    return { host, port: Number(port), ...defined({ store, database, storeWait }), pool: Number(pool), tokens, quiet };
   },
   load: () => import('./run.js'),
 });

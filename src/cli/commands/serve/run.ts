@@ -87,6 +87,15 @@ function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void
   }
 }
 
+/** --store-wait, else PLANTS_STORE_WAIT, else 10 s: in milliseconds. */
+function storeWaitMs(options: ServeOptions, ctx: Context): number {
+  const [text, named] = options.storeWait !== undefined ? [options.storeWait, '--store-wait'] : [ctx.env.PLANTS_STORE_WAIT ?? '', 'PLANTS_STORE_WAIT'];
+  if (text === '') return 10_000;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < 0.001 || seconds > 3600) throw usageError('serve', `${named} must be a number of seconds from 0.001 to 3600 (e.g. 10 or 0.5), got ${JSON.stringify(text)}`);
+  return Math.round(seconds * 1000);
+}
+
 /** Why serve cannot listen where its flags say, in words, with what to do: a usage error (exit 2). */
 function cannotListen(host: string, port: number, error: unknown): PlantsError {
   const code = (error as NodeJS.ErrnoException).code;
@@ -106,13 +115,14 @@ function cannotListen(host: string, port: number, error: unknown): PlantsError {
  * database, over the store path of PLANTS_STORE or the config file.
  */
 async function storeLocation(options: ServeOptions, ctx: Context): Promise<StoreLocation> {
+  const waitMs = storeWaitMs(options, ctx);
   const url = options.database ?? (options.store === undefined ? ctx.env.PLANTS_DATABASE_URL : undefined) ?? '';
   if (url !== '') {
     if (!isDatabaseUrl(url)) throw usageError('serve', 'PLANTS_DATABASE_URL must be a postgresql:// (or postgres://) URL');
-    return { kind: 'postgres', url, poolSize: options.pool };
+    return { kind: 'postgres', url, poolSize: options.pool, waitMs };
   }
   const settings = await Settings.load(ctx, { store: options.store });
-  return { kind: 'file', path: settings.require('store') };
+  return { kind: 'file', path: settings.require('store'), waitMs };
 }
 
 /**
