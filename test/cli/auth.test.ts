@@ -78,7 +78,9 @@ describe('plants login: where the token comes from', () => {
     for (const argv of [['login'], ['login', '--with-token']]) {
       const t = await testContext({ terminalAnswer: ' typed-token-0123456789 ' });
       expect(await t.run(...argv, '--base-url', 'https://plants.example.com', '--json')).toBe(0);
-      expect(t.stderr()).toBe('Token for https://plants.example.com (input hidden): \n');
+      // With no token flag, it says first that no plants serve of this user's was found there (issue 25, item 7).
+      const noServe = argv.length === 1 ? 'no plants serve of yours runs at https://plants.example.com to take its token from: give the token\n' : '';
+      expect(t.stderr()).toBe(`${noServe}Token for https://plants.example.com (input hidden): \n`);
       expect(JSON.parse(t.stdout())).toMatchObject({ baseUrl: 'https://plants.example.com', source: 'prompt' });
       const saved = JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'));
       expect(saved.services['https://plants.example.com'].token).toBe('typed-token-0123456789');

@@ -56,7 +56,7 @@ describe('plants login / logout', () => {
 
   it.each([
     [['login', '--with-token'], '', 'the token is empty'],
-    [['login'], '', 'no token given, and standard input is not a terminal to ask on'],
+    [['login'], '', 'no token given, and standard input is not a terminal to ask on (no plants serve of yours runs at http://127.0.0.1:8080 to take its token from)'],
     [['login', '--token', 'a b'], '', 'the token must be printable ASCII with no spaces'],
     [['login', '--token', TOKEN, '--with-token'], '', 'give the token with --token or --with-token, not both'],
     [['login', '--token', TOKEN, '--base-url', 'ftp://x'], '', 'base URL must start with http:// or https://, got ftp:'],

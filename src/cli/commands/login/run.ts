@@ -46,9 +46,14 @@ async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, s
   }
   const local = await localServerToken(ctx, baseUrl, settings);
   if (local !== undefined) return { token: local, source: 'local server' };
-  if (terminal) return { token: await ask(ctx, baseUrl), source: 'prompt' };
-  throw new PlantsError('usage', 'no token given, and standard input is not a terminal to ask on', {
-    hint: `plants login --base-url ${baseUrl} --with-token < token-file`,
+  // Said, so that a user who expected their plants serve to be found knows it was not.
+  const noServe = `no plants serve of yours runs at ${baseUrl} to take its token from`;
+  if (terminal) {
+    ctx.io.stderr.write(`${noServe}: give the token\n`);
+    return { token: await ask(ctx, baseUrl), source: 'prompt' };
+  }
+  throw new PlantsError('usage', `no token given, and standard input is not a terminal to ask on (${noServe})`, {
+    hint: `plants login --base-url ${baseUrl} --with-token < token-file, or start plants serve and log in again`,
   });
 }
 
