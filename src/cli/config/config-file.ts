@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { isPlantsError, PlantsError } from '../../core/errors.js';
+import { printable } from '../../core/printable.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import type { Context } from '../context.js';
 import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, type SettingKey } from './settings.js';
@@ -129,7 +130,7 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
   } catch (error) {
     throw cannotWrite(error);
   }
-  const waiting = () => void place.io.stderr.write(`plants: waiting for ${path}: another plants process is changing it (a killed one holds it for 12 s at most)\n`);
+  const waiting = () => void place.io.stderr.write(`plants: waiting for ${printable(path, Infinity)}: another plants process is changing it (a killed one holds it for 12 s at most)\n`);
   let lock: Awaited<ReturnType<typeof lockStore>>;
   try {
     lock = await lockStore(path, LOCK_WAIT_MS, waiting, fs);
