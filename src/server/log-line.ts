@@ -1,0 +1,42 @@
+/** How the server's log lines are written: `text` for people, `json` (one object a line) for a log pipeline. */
+export type LogFormat = 'text' | 'json';
+
+export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** What the log says of one request. Never its path, query or headers: see request-log.ts. */
+export interface RequestFields {
+  method: string;
+  /** The route's template, or `(other path)`; `-` for an answer with no request. */
+  route: string;
+  /** Undefined when no answer was begun. */
+  status: number | undefined;
+  durationMs: number;
+  requestId?: string;
+  /** Why the line is unusual: the connection closed before the answer was complete. */
+  note?: string;
+}
+
+/**
+ * One request's line. Text keeps the columns it always had (time, method, route, status, duration),
+ * then the request id; JSON names each field.
+ */
+export function requestLine(format: LogFormat, time: string, fields: RequestFields): string {
+  const { method, route, status, durationMs, requestId, note } = fields;
+  if (format === 'json') {
+    const level: LogLevel = status !== undefined && status >= 500 ? 'error' : 'info';
+    return JSON.stringify({ time, level, message: `${method} ${route} ${status ?? '-'}`, method, route, status: status ?? null, durationMs, ...(requestId === undefined ? {} : { requestId }), ...(note === undefined ? {} : { note }) });
+  }
+  const id = requestId === undefined ? '' : ` request-id=${requestId}`;
+  return `${time} ${method} ${route} ${status ?? '-'} ${durationMs}ms${id}${note === undefined ? '' : ` (${note})`}`;
+}
+
+/**
+ * A line that is no request's: text as the server always wrote it (`stamped`: behind the time),
+ * JSON with the time and level it has.
+ */
+export function messageLine(format: LogFormat, time: string, level: LogLevel, message: string, stamped = true): string {
+  if (format === 'json') return JSON.stringify({ time, level, message });
+  return stamped ? `${time} ${message}` : message;
+}

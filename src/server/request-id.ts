@@ -1,0 +1,14 @@
+import { randomUUID } from 'node:crypto';
+
+/** What a client's X-Request-Id may be to be taken as the request's id: a short token, nothing a log line could be split or coloured by. */
+const ACCEPTED = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The id of a request: the client's `X-Request-Id` when it is a short printable token (a proxy in
+ * front, or the client, then finds its own id in our log), else a new UUID. `isSecret` refuses one
+ * that holds a token: a careless client must not get a token into the log through it.
+ */
+export function requestIdOf(header: string | string[] | undefined, isSecret: (id: string) => boolean): string {
+  if (typeof header === 'string' && ACCEPTED.test(header) && !isSecret(header)) return header;
+  return randomUUID();
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogFormat } from '../../src/server/log-line.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { startServer, TOKEN, type RunningServer } from './support/server.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe.each(['text', 'json'] as LogFormat[])('request ids, and the request log in %s', (logFormat) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(new MemoryStore(), { logFormat });
+  });
+  afterAll(() => server.stop());
+
+  /** The log line of the last request, with its request id. */
+  async function lastLine(): Promise<string> {
+    // The line is written as the connection's answer closes, just after the client has it.
+    await new Promise((logged) => setTimeout(logged, 20));
+    return server.lines.at(-1) ?? '';
+  }
+
+  it('takes a client\'s short printable X-Request-Id, echoes it, and logs it', async () => {
+    const answer = await server.send({ headers: { 'x-request-id': 'lb-7f3a.01:Z_9' }, body: '{"id": 1, "name": "Fern"}' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-request-id']).toBe('lb-7f3a.01:Z_9');
+    const line = await lastLine();
+    if (logFormat === 'json') expect(JSON.parse(line)).toMatchObject({ level: 'info', method: 'POST', route: '/plants', status: 200, requestId: 'lb-7f3a.01:Z_9', durationMs: expect.any(Number), time: expect.stringMatching(/Z$/), message: 'POST /plants 200' });
+    else expect(line).toMatch(/^\S+Z POST \/plants 200 \d+ms request-id=lb-7f3a\.01:Z_9$/);
+  });
+
+  it.each([
+    ['none', undefined],
+    ['an empty one', ''],
+    ['one over 128 characters', 'a'.repeat(129)],
+    ['one with a space', 'a b'],
+    ['one with a tab', 'a\tb'], ['one with a non-ASCII letter', 'caf\u00e9'],
+    ['one with a newline, encoded', 'a%0Ab'],
+    ['one holding the token', `x${TOKEN}x`],
+  ])('makes its own id (a UUID) for %s, on every answer, refusals too', async (_what, given) => {
+    const headers = given === undefined ? {} : { 'x-request-id': given };
+    for (const anonymous of [false, true]) {
+      const answer = await server.send({ headers, anonymous, body: '{"id": 2, "name": "Fern"}' });
+      const id = answer.headers['x-request-id'];
+      expect(id).toMatch(UUID);
+      expect(await lastLine()).toContain(id as string);
+    }
+  });
+
+  it('writes no token, query or raw path into any line', async () => {
+    const before = server.lines.length;
+    await server.send({ path: `/plants?secret=s3cr3t&token=${TOKEN}`, body: '{"id": 3, "name": "Fern"}' });
+    await server.send({ path: `/${TOKEN}/plants`, body: '{"id": 4, "name": "Fern"}' });
+    await server.send({ method: 'GET', path: `/plants/${TOKEN}` });
+    await server.send({ anonymous: true, headers: { authorization: `Bearer ${TOKEN}x`, 'x-request-id': TOKEN } });
+    await lastLine();
+    const lines = server.lines.slice(before);
+    expect(lines).toHaveLength(4);
+    if (logFormat === 'json') for (const line of lines) expect(Object.keys(JSON.parse(line)).sort()).toEqual(['durationMs', 'level', 'message', 'method', 'requestId', 'route', 'status', 'time']);
+    const all = lines.join('\n');
+    expect(all).not.toContain(TOKEN);
+    expect(all).not.toContain('s3cr3t');
+    expect(all).not.toContain('?');
+  });
+});
