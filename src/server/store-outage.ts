@@ -11,6 +11,8 @@ import { failureFor } from './failures.js';
 export class StoreOutage {
   /** Since the first refused request: how many, and the message of the failure last reported. Undefined while the store works. */
   private outage: { refused: number; cause: string } | undefined;
+  /** Requests refused with 503 for the store's sake since the server started: the metrics' counter. */
+  refusedTotal = 0;
 
   /**
    * `report` says a failure as the log always has; `say` writes a line of the outage's own.
@@ -26,6 +28,7 @@ export class StoreOutage {
       this.report(error);
       return;
     }
+    this.refusedTotal += 1;
     const cause = error instanceof Error ? error.message : String(error);
     if (this.outage === undefined) {
       this.outage = { refused: 1, cause };
@@ -38,6 +41,11 @@ export class StoreOutage {
       this.outage.cause = cause;
       this.report(error);
     }
+  }
+
+  /** Whether the store is out now: from its first refused request until a write succeeds (/readyz answers 503 meanwhile). */
+  get isOut(): boolean {
+    return this.outage !== undefined;
   }
 
   /** A write that changed the store: the outage, if any, is over. */
