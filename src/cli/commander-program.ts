@@ -13,6 +13,8 @@ const ENVIRONMENT_HELP = `Environment (a setting given here overrides config.jso
   ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
   ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
   ['PLANTS_DATABASE_URL', 'the PostgreSQL database plants serve keeps plants in (postgresql://…)'],
+  ['PLANTS_ADMIN_PORT', 'the port of plants serve\'s admin listener (--admin-port)'],
+  ['PLANTS_ADMIN_HOST', 'the address of plants serve\'s admin listener (--admin-host)'],
   ['PLANTS_DEBUG', 'set to print the stack trace of an internal error'],
 ]
   .map(([name, what]) => `  ${name.padEnd(22)}${what}`)

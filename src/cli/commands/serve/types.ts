@@ -8,6 +8,12 @@ export interface ServeOptions {
   pool: number;
   tokens: string[];
   quiet: boolean;
+  logFormat: 'text' | 'json';
+  /** The admin listener's port, when --admin-port is given (else PLANTS_ADMIN_PORT, else none). */
+  adminPort?: number;
+  adminHost?: string;
+  /** How long to keep serving after a stop signal, /readyz answering 503 meanwhile. */
+  shutdownDelaySeconds: number;
 }
 
 export interface ServeResult {
