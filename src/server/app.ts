@@ -1,15 +1,16 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { PlantStore } from '../core/store.js';
 import { createTokenCheck } from './auth.js';
+import { notingBatches } from './batch-note.js';
 import { failure } from './failures.js';
 import { createRequestHandler, refusalOnHeaders } from './handle-request.js';
 import { createHardenedServer, DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
 import { isStopping } from './lifecycle.js';
 import type { LogFormat } from './log-line.js';
 import type { RequestObserver } from './observer.js';
-import { PLANT_ROUTES } from './plant-routes.js';
+import { PLANT_ROUTES, type PlantContext } from './plant-routes.js';
 import { requestIdOf } from './request-id.js';
-import { logRawAnswer, watchRequest, type RequestWatch } from './request-log.js';
+import { logRawAnswer, watchRequest, type RequestNotes, type RequestWatch } from './request-log.js';
 
 export { DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
 
@@ -38,7 +39,6 @@ export function createPlantServer(options: PlantServerOptions): Server {
   const isAuthorized = createTokenCheck(options.tokens);
   const { log, observer } = options;
   const watch: RequestWatch = { table: PLANT_ROUTES, format: options.logFormat ?? 'text', ...(log === undefined ? {} : { log }), ...(observer === undefined ? {} : { observer }) };
-  const watched = log !== undefined || observer !== undefined;
   const reportUnexpected =
     options.onUnexpectedError ??
     ((error: unknown) => log?.(`${new Date().toISOString()} internal error: ${describeError(error)}`));
@@ -50,9 +50,10 @@ export function createPlantServer(options: PlantServerOptions): Server {
     refuseConnect: (req) => refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
     onRawAnswer: (status, req) => logRawAnswer(watch, status, req),
   });
+  const context: PlantContext = { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) };
   const handle = createRequestHandler({
     table: PLANT_ROUTES,
-    context: { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) },
+    context,
     isAuthorized,
     maxBodyBytes: limits.maxBodyBytes,
     isStopping: () => isStopping(server),
@@ -62,9 +63,15 @@ export function createPlantServer(options: PlantServerOptions): Server {
     // Echoed on every answer, so a client can quote it and find the request's log line by it.
     const requestId = requestIdOf(req.headers['x-request-id'], holdsToken);
     res.setHeader('x-request-id', requestId);
-    if (watched) watchRequest(req, res, requestId, watch);
+    let own: PlantContext | undefined;
+    if (log !== undefined) {
+      // The log line says the size of the batch the request's write went in: its own store notes it.
+      const notes: RequestNotes = {};
+      own = { ...context, store: notingBatches(options.store, (size) => (notes.batchSize = size)) };
+      watchRequest(req, res, requestId, watch, notes);
+    } else if (observer !== undefined) watchRequest(req, res, requestId, watch);
     // handle answers every failure itself; this catch is for a bug in that, so it cannot crash the process.
-    handle(req, res).catch(() => res.destroy());
+    handle(req, res, own).catch(() => res.destroy());
   });
   return server;
 }

@@ -8,6 +8,14 @@ type Kind = keyof PlantWriter;
 /** What the items of each kind of write are, for a message. */
 const NOUNS: Readonly<Record<Kind, string>> = { addAll: 'plants', putAll: 'plants', patchAll: 'patches', deleteAll: 'ids' };
 
+/** The size of the batch each call's outcomes were written in: for the request's log line. */
+const batchSizes = new WeakMap<readonly unknown[], number>();
+
+/** How many items the inner call that wrote `outcomes` held, if a BatchingStore answered them. */
+export function batchSizeOf(outcomes: readonly unknown[]): number | undefined {
+  return batchSizes.get(outcomes);
+}
+
 /** A call waiting for the next batch: what it asks, and how to answer it. */
 interface Waiting {
   kind: Kind;
@@ -127,7 +135,9 @@ export class BatchingStore implements PlantStore {
       if (outcomes.length !== items.length) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${items.length} ${NOUNS[kind]}`);
       let start = 0;
       for (const call of run) {
-        call.resolve(outcomes.slice(start, start + call.items.length));
+        const own = outcomes.slice(start, start + call.items.length);
+        batchSizes.set(own, items.length);
+        call.resolve(own);
         start += call.items.length;
       }
     } catch (error) {

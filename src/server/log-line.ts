@@ -14,6 +14,8 @@ export interface RequestFields {
   status: number | undefined;
   durationMs: number;
   requestId?: string;
+  /** The size of the batch the request's write went in (see BatchingStore), where it made one. */
+  batchSize?: number;
   /** Why the line is unusual: the connection closed before the answer was complete. */
   note?: string;
 }
@@ -23,13 +25,14 @@ export interface RequestFields {
  * then the request id; JSON names each field.
  */
 export function requestLine(format: LogFormat, time: string, fields: RequestFields): string {
-  const { method, route, status, durationMs, requestId, note } = fields;
+  const { method, route, status, durationMs, requestId, batchSize, note } = fields;
   if (format === 'json') {
     const level: LogLevel = status !== undefined && status >= 500 ? 'error' : 'info';
-    return JSON.stringify({ time, level, message: `${method} ${route} ${status ?? '-'}`, method, route, status: status ?? null, durationMs, ...(requestId === undefined ? {} : { requestId }), ...(note === undefined ? {} : { note }) });
+    return JSON.stringify({ time, level, message: `${method} ${route} ${status ?? '-'}`, method, route, status: status ?? null, durationMs, ...(requestId === undefined ? {} : { requestId }), ...(batchSize === undefined ? {} : { batchSize }), ...(note === undefined ? {} : { note }) });
   }
   const id = requestId === undefined ? '' : ` request-id=${requestId}`;
-  return `${time} ${method} ${route} ${status ?? '-'} ${durationMs}ms${id}${note === undefined ? '' : ` (${note})`}`;
+  const batch = batchSize === undefined ? '' : ` batch=${batchSize}`;
+  return `${time} ${method} ${route} ${status ?? '-'} ${durationMs}ms${id}${batch}${note === undefined ? '' : ` (${note})`}`;
 }
 
 /**

@@ -17,7 +17,12 @@ export interface RequestWatch {
  * path (`/TOKEN/plants`, `/plants;token=…`, `/plants%3Ftoken=…`), so only a path that is a route
  * of ours is named, and never its query; every header is left out, the token above all.
  */
-export function watchRequest(req: IncomingMessage, res: ServerResponse, requestId: string, watch: RequestWatch): void {
+/** What a request's line says that only its handling learns: the size of the batch its write went in. */
+export interface RequestNotes {
+  batchSize?: number;
+}
+
+export function watchRequest(req: IncomingMessage, res: ServerResponse, requestId: string, watch: RequestWatch, notes?: RequestNotes): void {
   const { log, observer } = watch;
   const started = performance.now();
   const at = log === undefined ? '' : new Date().toISOString();
@@ -31,7 +36,8 @@ export function watchRequest(req: IncomingMessage, res: ServerResponse, requestI
     if (log === undefined) return;
     // 'close' without 'finish': the connection went before the whole answer was written.
     const note = res.writableFinished ? undefined : 'connection closed before the answer was complete';
-    log(requestLine(watch.format, at, { method, route, status, durationMs: Math.round(elapsed), requestId, ...(note === undefined ? {} : { note }) }));
+    const batchSize = notes?.batchSize;
+    log(requestLine(watch.format, at, { method, route, status, durationMs: Math.round(elapsed), requestId, ...(batchSize === undefined ? {} : { batchSize }), ...(note === undefined ? {} : { note }) }));
   });
 }
 

@@ -90,7 +90,7 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
     const entries = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(entries).toContainEqual({ time: expect.any(String), level: 'info', message: 'POST /plants 200', method: 'POST', route: '/plants', status: 200, durationMs: expect.any(Number), requestId: 'trace-2' });
+    expect(entries).toContainEqual({ time: expect.any(String), level: 'info', message: 'POST /plants 200', method: 'POST', route: '/plants', status: 200, durationMs: expect.any(Number), requestId: 'trace-2', batchSize: 1 });
     expect(log).not.toContain('tok-operate-123456');
     expect(log).not.toContain('s3cr3t');
   });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewPlant } from '../../src/core/schemas.js';
+import type { AddOutcome } from '../../src/core/store.js';
+import { BatchingStore } from '../../src/server/batching-store.js';
 import type { LogFormat } from '../../src/server/log-line.js';
+import { DelegatingStore } from '../helpers/stores.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
 
@@ -60,5 +65,53 @@ describe.each(['text', 'json'] as LogFormat[])('request ids, and the request log
     expect(all).not.toContain(TOKEN);
     expect(all).not.toContain('s3cr3t');
     expect(all).not.toContain('?');
+  });
+});
+
+/** A store whose first write waits for the test: the writes sent meanwhile go in one batch after it. */
+class FirstWriteHeld extends DelegatingStore {
+  entered = false;
+  release: () => void = () => undefined;
+  private held = false;
+  override async addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
+    if (!this.held) {
+      this.held = true;
+      this.entered = true;
+      await new Promise<void>((resolve) => (this.release = resolve));
+    }
+    return super.addAll(plants);
+  }
+}
+
+describe.each(['text', 'json'] as LogFormat[])('the batch size in the request log (%s)', (logFormat) => {
+  it('says the size of the batch each write went in, and none for a read', async () => {
+    const inner = new FirstWriteHeld();
+    // Counts the writes that reached the batching store: the test releases the first once all are there.
+    let arrived = 0;
+    const batching = new BatchingStore(inner);
+    const counting = Object.assign(new DelegatingStore(batching), { addAll: (plants: readonly NewPlant[]) => ((arrived += 1), batching.addAll(plants)) });
+    const server = await startServer(counting, { logFormat });
+    try {
+      const first = server.send({ headers: { 'x-request-id': 'first' }, body: '{"id": 1, "name": "Fern"}' });
+      await waitFor('the first write to reach the store', () => inner.entered);
+      const others = [2, 3, 4].map((id) => server.send({ headers: { 'x-request-id': `other-${id}` }, body: `{"id": ${id}, "name": "Fern"}` }));
+      // The three wait in the batching store for the first write to end.
+      await waitFor('the other writes to reach the batching store', () => arrived === 4);
+      inner.release();
+      expect((await Promise.all([first, ...others])).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      await server.send({ method: 'GET', path: '/plants/1', headers: { 'x-request-id': 'read' } });
+      await new Promise((logged) => setTimeout(logged, 20));
+      const sizes = Object.fromEntries(server.lines.map((line) => {
+        if (logFormat === 'json') {
+          const entry = JSON.parse(line) as { requestId: string; batchSize?: number };
+          return [entry.requestId, entry.batchSize];
+        }
+        const [, id, size] = /request-id=(\S+)(?: batch=(\d+))?$/.exec(line) ?? [];
+        return [id, size === undefined ? undefined : Number(size)];
+      }));
+      expect(sizes).toEqual({ first: 1, 'other-2': 3, 'other-3': 3, 'other-4': 3, read: undefined });
+    } finally {
+      await server.stop();
+    }
   });
 });
