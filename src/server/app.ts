@@ -9,7 +9,7 @@ import { isStopping } from './lifecycle.js';
 import type { LogFormat } from './log-line.js';
 import type { RequestObserver } from './observer.js';
 import { PLANT_ROUTES, type PlantContext } from './plant-routes.js';
-import { requestIdOf } from './request-id.js';
+import { requestIdOf, setRequestId } from './request-id.js';
 import { logRawAnswer, watchRequest, type RequestNotes, type RequestWatch } from './request-log.js';
 
 export { DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
@@ -62,7 +62,7 @@ export function createPlantServer(options: PlantServerOptions): Server {
   server.on('request', (req: IncomingMessage, res) => {
     // Echoed on every answer, so a client can quote it and find the request's log line by it.
     const requestId = requestIdOf(req.headers['x-request-id'], holdsToken);
-    res.setHeader('x-request-id', requestId);
+    setRequestId(res, requestId);
     let own: PlantContext | undefined;
     if (log !== undefined) {
       // The log line says the size of the batch the request's write went in: its own store notes it.

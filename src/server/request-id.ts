@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 
 /** What a client's X-Request-Id may be to be taken as the request's id: a short token, nothing a log line could be split or coloured by. */
 const ACCEPTED = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -11,4 +12,20 @@ const ACCEPTED = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdOf(header: string | string[] | undefined, isSecret: (id: string) => boolean): string {
   if (typeof header === 'string' && ACCEPTED.test(header) && !isSecret(header)) return header;
   return randomUUID();
+}
+
+/**
+ * Each answer's request id, for respond.ts to write with its other headers: res.setHeader would
+ * send every answer down node's slower path that merges set headers into writeHead's.
+ */
+const ids = new WeakMap<ServerResponse, string>();
+
+export function setRequestId(res: ServerResponse, id: string): void {
+  ids.set(res, id);
+}
+
+/** The X-Request-Id header of an answer, if its request has an id (the admin listener's have none). */
+export function requestIdHeader(res: ServerResponse): { 'x-request-id': string } | undefined {
+  const id = ids.get(res);
+  return id === undefined ? undefined : { 'x-request-id': id };
 }
