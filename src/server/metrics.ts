@@ -30,18 +30,33 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 export class ServiceMetrics implements RequestObserver {
   readonly registry = new Registry();
   private inFlight = 0;
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'route'>;
   private readonly batchSizes: Histogram;
   private readonly commits: Histogram;
-  /** Label-bound children by key: prom-client hashes a label set on each call otherwise. */
-  private readonly counted = new Map<string, Counter.Internal>();
+  /**
+   * Requests counted since the last scrape, by method, route and status: added to prom-client's
+   * counter as it is scraped, since its inc hashes the label set on every call.
+   */
+  private readonly counted = new Map<string, { labels: Record<'method' | 'route' | 'status', string>; count: number }>();
+  /** Label-bound children by route. */
   private readonly timed = new Map<string, Histogram.Internal<'route'>>();
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     const inFlight = () => this.inFlight;
-    this.requests = new Counter({ name: 'plants_http_requests_total', help: 'Requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers });
+    const counted = this.counted;
+    new Counter({
+      name: 'plants_http_requests_total',
+      help: 'Requests answered, by method, route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+      collect() {
+        for (const entry of counted.values()) {
+          if (entry.count > 0) this.inc(entry.labels, entry.count);
+          entry.count = 0;
+        }
+      },
+    });
     this.latency = new Histogram({ name: 'plants_http_request_duration_seconds', help: 'Time from a request to the end of its answer, by route', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers });
     new Gauge({
       name: 'plants_http_requests_in_flight',
@@ -106,9 +121,9 @@ export class ServiceMetrics implements RequestObserver {
     const shownMethod = METHODS.has(method) ? method : 'other';
     const shownStatus = status === undefined ? 'none' : String(status);
     const key = `${shownMethod} ${route} ${shownStatus}`;
-    let counter = this.counted.get(key);
-    if (counter === undefined) this.counted.set(key, (counter = this.requests.labels(shownMethod, route, shownStatus)));
-    counter.inc();
+    const entry = this.counted.get(key);
+    if (entry === undefined) this.counted.set(key, { labels: { method: shownMethod, route, status: shownStatus }, count: 1 });
+    else entry.count += 1;
     let histogram = this.timed.get(route);
     if (histogram === undefined) this.timed.set(route, (histogram = this.latency.labels(route)));
     histogram.observe(seconds);

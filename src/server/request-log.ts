@@ -30,10 +30,11 @@ export function watchRequest(req: IncomingMessage, res: ServerResponse, requestI
   res.once('close', () => {
     const elapsed = performance.now() - started;
     const status = res.headersSent ? res.statusCode : undefined;
-    const method = printable(req.method ?? '-', 20);
     const route = watch.table.nameOf(req.url ?? '');
-    observer?.requestEnded(method, route, status, elapsed / 1000);
+    // The metrics count a method they do not know as `other`: only the log shows it, made printable.
+    observer?.requestEnded(req.method ?? '-', route, status, elapsed / 1000);
     if (log === undefined) return;
+    const method = printable(req.method ?? '-', 20);
     // 'close' without 'finish': the connection went before the whole answer was written.
     const note = res.writableFinished ? undefined : 'connection closed before the answer was complete';
     const batchSize = notes?.batchSize;
