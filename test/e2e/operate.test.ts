@@ -5,9 +5,11 @@ import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -145,5 +147,53 @@ describe('the cost of the admin port when it is off', () => {
     const on = await sourcesLoadedByServe(['--admin-port', '0']);
     expect(on.filter((source) => /node_modules\/prom-client\//.test(source)).length).toBeGreaterThan(0);
     expect(on).toContain('src/server/metrics.ts');
+  });
+});
+
+describe('plants serve --database --admin-port', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('shows the pool in /metrics, and /readyz 503 while the database is gone, 200 once it is back', async () => {
+    await db.query('CREATE SCHEMA operate');
+    const target = new URL(db.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    try {
+      const url = new URL(db.url);
+      url.port = String(proxy.port);
+      url.searchParams.set('options', '-c search_path=operate');
+      const server = await serve(['--database', url.href, '--pool', '3', '--admin-port', '0']);
+      const admin = await adminUrl(server);
+      const statusOf = async (id: number) => {
+        const answer = await create(server, id);
+        await answer.body.text();
+        return answer.statusCode;
+      };
+      expect(await statusOf(1)).toBe(200);
+      const scrape = (await get(`${admin}/metrics`)).body;
+      const total = Number(/^plants_pg_pool_clients\{state="total"\} (\d+)$/m.exec(scrape)?.[1]);
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(total).toBeLessThanOrEqual(3);
+      expect(scrape).toMatch(/^plants_pg_pool_clients\{state="idle"\} \d+$/m);
+      expect(scrape).toMatch(/^plants_pg_pool_clients\{state="waiting"\} 0$/m);
+      expect(scrape).toMatch(/^plants_store_commit_duration_seconds_count [1-9]\d*$/m);
+
+      proxy.cut();
+      // A connection cut under a write may answer 500 (it may have committed); one with none, 503.
+      let id = 100;
+      await waitFor('a 503 from the database gone', async () => (await statusOf((id += 1))) === 503);
+      expect(await get(`${admin}/readyz`)).toEqual({ status: 503, body: '{"status":"not_ready","reason":"the store is unavailable"}' });
+      expect((await get(`${admin}/metrics`)).body).toMatch(/^plants_store_outage 1$/m);
+      proxy.restore();
+      await waitFor('a write once the database is back', async () => (await statusOf((id += 1))) === 200);
+      expect((await get(`${admin}/readyz`)).status).toBe(200);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -34,12 +34,12 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
     (error) => log(messageLine(format, at(), 'error', `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`)),
     (line) => log(messageLine(format, at(), 'warn', line)),
   );
+  // Read now: a store that is not ours, or a database that is down, stops the server before it
+  // listens, not at the first request.
   const inner = await ctx.openStore(location);
   let stopping = false;
   const admin = adminAt === undefined ? undefined : await prepareAdmin(adminAt, { outage, stopping: () => stopping, store: inner, onUnexpectedError: (error) => outage.failed(error) });
-  // Read now: a store that is not ours, or a database that is down, stops the server before it
-  // listens, not at the first request. On a database, two batches in flight: one commits while
-  // the next is sent. More would split the same load into smaller batches, each paying a commit
+  // On a database, two batches in flight: one commits while the next is sent. More would split the same load into smaller batches, each paying a commit
   // (measured: 4 in flight gave fewer creates/s than 1 or 2).
   const store = new BatchingStore(inner, location.kind === 'postgres' ? Math.min(2, options.pool) : 1, admin?.onBatch);
   const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
