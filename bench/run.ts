@@ -9,7 +9,7 @@ import { benchNodes } from './lib/nodes.js';
 import { ROOT } from './lib/process.js';
 import { importMemory, listMemory } from './memory-figures.js';
 import { postgresThroughput } from './postgres-figures.js';
-import { serveThroughput } from './serve-figures.js';
+import { adminPortCost, serveThroughput } from './serve-figures.js';
 import { startupFigures } from './startup-figures.js';
 import { storeSizeFigures } from './store-size-figures.js';
 
@@ -37,6 +37,7 @@ await measure('import against plants serve', async () => {
 await measure('a shell loop of plants create', () => importVsShellLoop(sizes, importRate));
 await measure('import --local', () => importLocal(sizes));
 await measure('plants serve throughput', () => serveThroughput(sizes));
+await measure('the cost of the admin port\'s metrics', () => adminPortCost(sizes));
 await measure('peak memory of imports', () => importMemory(sizes));
 await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
 await measure('peak memory of list', () => listMemory(sizes));
