@@ -6,10 +6,10 @@ import { failure } from './failures.js';
 import { createRequestHandler, refusalOnHeaders } from './handle-request.js';
 import { createHardenedServer, DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
 import { isStopping } from './lifecycle.js';
-import type { LogFormat } from './log-line.js';
+import { messageLine, type LogFormat } from './log-line.js';
 import type { RequestObserver } from './observer.js';
 import { PLANT_ROUTES, type PlantContext } from './plant-routes.js';
-import { requestIdOf, setRequestId } from './request-id.js';
+import { requestIdOf, requestIdOfAnswer, setRequestId } from './request-id.js';
 import { logRawAnswer, watchRequest, type RequestNotes, type RequestWatch } from './request-log.js';
 
 export { DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
@@ -24,8 +24,11 @@ export interface PlantServerOptions {
   logFormat?: LogFormat;
   /** Told of every request as it starts and ends (the metrics). */
   observer?: RequestObserver;
-  /** Receives failures that are the server's fault (store trouble, bugs); by default one line to `log`. */
-  onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Receives failures that are the server's fault (store trouble, bugs), with the id of the
+   * request that met it, for its line to name; by default one line to `log`.
+   */
+  onUnexpectedError?: (error: unknown, requestId?: string) => void;
   limits?: Partial<PlantServerLimits>;
 }
 
@@ -41,7 +44,7 @@ export function createPlantServer(options: PlantServerOptions): Server {
   const watch: RequestWatch = { table: PLANT_ROUTES, format: options.logFormat ?? 'text', ...(log === undefined ? {} : { log }), ...(observer === undefined ? {} : { observer }) };
   const reportUnexpected =
     options.onUnexpectedError ??
-    ((error: unknown) => log?.(`${new Date().toISOString()} internal error: ${describeError(error)}`));
+    ((error: unknown, requestId?: string) => log?.(messageLine(watch.format, new Date().toISOString(), 'error', `internal error: ${describeError(error)}`, true, requestId)));
   // A request id that holds a token would put it in the log.
   const holdsToken = (id: string) => options.tokens.some((token) => id.includes(token));
 
@@ -57,7 +60,7 @@ export function createPlantServer(options: PlantServerOptions): Server {
     isAuthorized,
     maxBodyBytes: limits.maxBodyBytes,
     isStopping: () => isStopping(server),
-    onUnexpectedError: (error) => reportUnexpected(error),
+    onUnexpectedError: (error, res) => reportUnexpected(error, requestIdOfAnswer(res)),
   });
   server.on('request', (req: IncomingMessage, res) => {
     // Echoed on every answer, so a client can quote it and find the request's log line by it.

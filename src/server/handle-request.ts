@@ -13,8 +13,8 @@ export interface RequestHandlerOptions<Context> {
   maxBodyBytes: number;
   /** True once the server is stopping: answers then close their connection. */
   isStopping: () => boolean;
-  /** Told about failures that are the server's fault (store trouble, bugs), with their cause. */
-  onUnexpectedError: (error: unknown) => void;
+  /** Told about failures that are the server's fault (store trouble, bugs), with their cause and the answer they were for. */
+  onUnexpectedError: (error: unknown, res: ServerResponse) => void;
 }
 
 /**
@@ -44,7 +44,7 @@ export function createRequestHandler<Context>(options: RequestHandlerOptions<Con
       if (error instanceof ClientGone) return;
       const { failure: answer, expected } = failureFor(error);
       // Reported even when the client has gone: a store failure matters whoever was waiting for it.
-      if (!expected) options.onUnexpectedError(error);
+      if (!expected) options.onUnexpectedError(error, res);
       // Over the limit, the rest of the body is still coming: answer, then close rather than read it.
       const closing = answer.status === 413 || options.isStopping();
       if (res.headersSent) res.destroy();

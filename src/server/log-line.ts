@@ -37,9 +37,10 @@ export function requestLine(format: LogFormat, time: string, fields: RequestFiel
 
 /**
  * A line that is no request's: text as the server always wrote it (`stamped`: behind the time),
- * JSON with the time and level it has.
+ * JSON with the time and level it has; `requestId` names the request a failure met.
  */
-export function messageLine(format: LogFormat, time: string, level: LogLevel, message: string, stamped = true): string {
-  if (format === 'json') return JSON.stringify({ time, level, message });
-  return stamped ? `${time} ${message}` : message;
+export function messageLine(format: LogFormat, time: string, level: LogLevel, message: string, stamped = true, requestId?: string): string {
+  if (format === 'json') return JSON.stringify({ time, level, message, ...(requestId === undefined ? {} : { requestId }) });
+  const id = requestId === undefined ? '' : ` (request-id=${requestId})`;
+  return stamped ? `${time} ${message}${id}` : `${message}${id}`;
 }

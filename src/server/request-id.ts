@@ -24,6 +24,11 @@ export function setRequestId(res: ServerResponse, id: string): void {
   ids.set(res, id);
 }
 
+/** The id of the request an answer is for, if it has one. */
+export function requestIdOfAnswer(res: ServerResponse): string | undefined {
+  return ids.get(res);
+}
+
 /** The X-Request-Id header of an answer, if its request has an id (the admin listener's have none). */
 export function requestIdHeader(res: ServerResponse): { 'x-request-id': string } | undefined {
   const id = ids.get(res);

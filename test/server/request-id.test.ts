@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { AddOutcome } from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
+import { StoreOutage } from '../../src/server/store-outage.js';
+import { PlantsError } from '../../src/core/errors.js';
 import type { LogFormat } from '../../src/server/log-line.js';
-import { DelegatingStore } from '../helpers/stores.js';
+import { DelegatingStore, storeWith } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
@@ -113,5 +115,43 @@ describe.each(['text', 'json'] as LogFormat[])('the batch size in the request lo
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('the request id of a failure that is the server\'s', () => {
+  it('is handed with the failure, for its line to name the request', async () => {
+    const failures: [unknown, string | undefined][] = [];
+    const store = storeWith({ addAll: () => Promise.reject(new TypeError('kaboom')) });
+    const server = await startServer(store, { onUnexpectedError: (error, requestId) => failures.push([error, requestId]) });
+    try {
+      const answer = await server.send({ headers: { 'x-request-id': 'failing-1' }, body: '{"id": 1, "name": "Fern"}' });
+      expect(answer.status).toBe(500);
+      expect(answer.headers['x-request-id']).toBe('failing-1');
+      expect(failures.map(([, id]) => id)).toEqual(['failing-1']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it.each(['text', 'json'] as LogFormat[])('is in the line the server writes of it without a callback (%s)', async (logFormat) => {
+    const store = storeWith({ addAll: () => Promise.reject(new TypeError('kaboom')) });
+    const server = await startServer(store, { logFormat, onUnexpectedError: undefined as never });
+    try {
+      await server.send({ headers: { 'x-request-id': 'failing-2' }, body: '{"id": 1, "name": "Fern"}' });
+      const line = server.lines.find((each) => each.includes('kaboom')) ?? '';
+      if (logFormat === 'json') expect(JSON.parse(line)).toMatchObject({ level: 'error', requestId: 'failing-2', message: expect.stringMatching(/^internal error: TypeError: kaboom/) });
+      else expect(line).toMatch(/internal error: TypeError: kaboom.* \(request-id=failing-2\)$/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is the one StoreOutage reports with the first failure of an outage', () => {
+    const reported: [unknown, string | undefined][] = [];
+    const outage = new StoreOutage((error, requestId) => reported.push([error, requestId]), () => undefined);
+    const full = new PlantsError('store_io', 'no space left on device (ENOSPC)');
+    outage.failed(full, 'first');
+    outage.failed(full, 'second');
+    expect(reported).toEqual([[full, 'first']]);
   });
 });

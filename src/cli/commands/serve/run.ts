@@ -31,7 +31,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   // The server's own failures (store trouble, bugs) are reported even with --quiet; a store that
   // keeps failing, once as it starts and once as it ends.
   const outage = new StoreOutage(
-    (error) => log(messageLine(format, at(), 'error', `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`)),
+    (error, requestId) => log(messageLine(format, at(), 'error', `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`, true, requestId)),
     (line) => log(messageLine(format, at(), 'warn', line)),
   );
   // Read now: a store that is not ours, or a database that is down, stops the server before it
@@ -48,7 +48,7 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
     tokens,
     ...(options.quiet ? {} : { log, logFormat: format }),
     ...(admin === undefined ? {} : { observer: admin.observer }),
-    onUnexpectedError: (error) => outage.failed(error),
+    onUnexpectedError: (error, requestId) => outage.failed(error, requestId),
   });
   let address;
   try {
