@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS, PlantsError } from '../../src/core/errors.js';
 import { parseJson } from '../../src/core/json.js';
-import { createAdminServer, type Readiness } from '../../src/server/admin.js';
+import { ADMIN_ROUTES, createAdminServer, type Readiness } from '../../src/server/admin.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
 import { ServiceMetrics } from '../../src/server/metrics.js';
@@ -116,6 +116,11 @@ describe('the admin listener', () => {
     const post = await admin.get('/readyz', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET');
+  });
+
+  it('documents in openapi-admin.json exactly the routes it has', () => {
+    const documented = Object.entries(adminDocument.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(ADMIN_ROUTES.routes.map((route) => `${route.method} ${route.path}`).sort());
   });
 
   it('serves the service\'s openapi.json as it is in the repository', async () => {
