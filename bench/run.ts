@@ -10,7 +10,7 @@ import { benchNodes } from './lib/nodes.js';
 import { ROOT } from './lib/process.js';
 import { importMemory, listMemory } from './memory-figures.js';
 import { postgresThroughput } from './postgres-figures.js';
-import { serveThroughput } from './serve-figures.js';
+import { adminPortCost, serveThroughput } from './serve-figures.js';
 import { startupFigures } from './startup-figures.js';
 import { storeSizeFigures } from './store-size-figures.js';
 
@@ -41,6 +41,7 @@ async function serviceFigures(): Promise<void> {
   await measure('import --local', () => importLocal(sizes));
   await measure('imports that update (figures 21, 22)', () => importUpdates(sizes));
   await measure('plants serve throughput', () => serveThroughput(sizes));
+  await measure("the cost of the admin port's metrics (figure 20)", () => adminPortCost(sizes));
   await measure('peak memory of imports', () => importMemory(sizes));
   await measure('plants serve on PostgreSQL', () => postgresThroughput(sizes));
   await measure('peak memory of list', () => listMemory(sizes));

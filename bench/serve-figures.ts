@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuSeconds } from './lib/cpu.js';
 import { figure, type Figure, type Sizes } from './lib/figure.js';
 import { median } from './lib/process.js';
 import { bareServer, plantsServe, type Server } from './lib/servers.js';
@@ -47,3 +48,30 @@ export async function serveThroughput(sizes: Sizes): Promise<Figure> {
   return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', median(ours), median(bare), { op: '>=', value: 0.6, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
 }
 
+
+/** As measuredServer, and the server's CPU time a request (µs), which another load on the machine blurs less. */
+async function measuredWithCpu(start: () => Promise<Server>, seconds: number): Promise<{ rate: number; cpuMicros: number }> {
+  const server = await start();
+  try {
+    const before = cpuSeconds(server.pid);
+    const rate = await createsPerSecond(server, seconds);
+    return { rate, cpuMicros: ((cpuSeconds(server.pid) - before) / (rate * seconds)) * 1e6 };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * What the admin listener costs the service: its metrics are kept on every request and every
+ * batch (request ids are on either way). In turns, as above; nothing scrapes during the runs.
+ */
+export async function adminPortCost(sizes: Sizes): Promise<Figure> {
+  const on: { rate: number; cpuMicros: number }[] = [];
+  const off: { rate: number; cpuMicros: number }[] = [];
+  for (let i = 0; i < sizes.serveRuns; i += 1) {
+    on.push(await measuredWithCpu(() => plantsServe({ flags: ['--admin-port', '0'] }), sizes.serveSeconds));
+    off.push(await measuredWithCpu(() => plantsServe(), sizes.serveSeconds));
+  }
+  const cpu = (runs: { cpuMicros: number }[]) => median(runs.map((run) => run.cpuMicros)).toFixed(1);
+  return figure(20, 'plants serve with --admin-port (metrics on): durable creates/s', 'req/s', median(on.map((run) => run.rate)), median(off.map((run) => run.rate)), { op: '>=', value: 0.95, of: 'ratio' }, `baseline: the same without --admin-port; the server's CPU a request: ${cpu(on)} µs on, ${cpu(off)} µs off`);
+}

@@ -37,10 +37,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /**
  * A real `plants serve`, port 0, no request log (the tests' own): on a fresh store in a temp dir,
- * on the store file `store`, or on the PostgreSQL database at `database`.
+ * on the store file `store`, or on the PostgreSQL database at `database`; with `flags` besides.
  */
-export async function plantsServe(on: { database?: string; store?: string } = {}): Promise<Server> {
-  const args = on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : [];
+export async function plantsServe(on: { database?: string; store?: string; flags?: string[] } = {}): Promise<Server> {
+  const args = [...(on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : []), ...(on.flags ?? [])];
   const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), args);
   return { ...server, pid: server.child.pid as number, stop: async () => void (await server.stop()) };
 }

@@ -28,6 +28,8 @@ const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
   ['PLANTS_DATABASE_URL', 'the PostgreSQL database plants serve keeps plants in (postgresql://…)'],
   ['PLANTS_STORE_WAIT', 'the most plants serve waits on its store, in seconds (default 10)'],
+  ['PLANTS_ADMIN_PORT', "the port of plants serve's admin listener (--admin-port)"],
+  ['PLANTS_ADMIN_HOST', "the address of plants serve's admin listener (--admin-host)"],
   ['PLANTS_DEBUG', 'set to print the stack trace of an internal error; api: also each request and answer'],
   ['NO_COLOR, FORCE_COLOR', 'no colour; colour even where there is no terminal'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy to reach the service through, and the hosts reached directly'],

@@ -116,7 +116,15 @@ export function readTokenCheckAnswer(answer: RawAnswer): 'accepted' | 'refused' 
  * service that has only the contract's POST answers it 404 or 405. `unknown` says, for a request
  * that changes the store, what may have happened where the answer does not tell.
  */
-function failureOf(answer: RawAnswer, what: string, done: string, { extension, unknown }: { extension?: string; unknown?: string } = {}): PlantsError {
+function failureOf(answer: RawAnswer, what: string, done: string, kinds: { extension?: string; unknown?: string } = {}): PlantsError {
+  const failure = failureOfStatus(answer, what, done, kinds);
+  if (answer.status < 500 || answer.requestId === undefined) return failure;
+  // The service's own failure: its id lets whoever runs it find the request in its log.
+  const { code, error, hint, effect, issues } = failure;
+  return new PlantsError(code, `${failure.message} (request id ${printable(answer.requestId, 128)})`, { error, effect, issues, ...(hint === undefined ? {} : { hint }) });
+}
+
+function failureOfStatus(answer: RawAnswer, what: string, done: string, { extension, unknown }: { extension?: string; unknown?: string } = {}): PlantsError {
   const { status, text } = answer;
   const error = ErrorBodySchema.safeParse(tryParse(text, parseJson));
   const detail = error.success ? `: ${printable(error.data.message)}` : '';

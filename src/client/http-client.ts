@@ -31,7 +31,8 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
             const status = response.statusCode ?? 0;
             const { location, etag } = response.headers;
             const outcome = response.headers['plants-outcome'];
-            const named = { ...(location === undefined ? {} : { location }), ...(etag === undefined ? {} : { etag }), ...(typeof outcome === 'string' ? { outcome } : {}) };
+            const requestId = response.headers['x-request-id'];
+            const named = { ...(location === undefined ? {} : { location }), ...(etag === undefined ? {} : { etag }), ...(typeof outcome === 'string' ? { outcome } : {}), ...(typeof requestId === 'string' ? { requestId } : {}) };
             readAnswerBody(response, status).then((text) => resolve({ status, text, ...named }), reject);
           },
         );

@@ -10,6 +10,8 @@ export interface RawAnswer {
   etag?: string;
   /** What a PUT or PATCH did: `created`, `updated` or `unchanged` (the Plants-Outcome header). */
   outcome?: string;
+  /** The service's id of the request (X-Request-Id): quoted in the error of a 5xx, for its log. */
+  requestId?: string;
 }
 
 /** The methods the client sends: the contract's POST, and the extensions. */

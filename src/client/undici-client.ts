@@ -35,7 +35,7 @@ export function createUndiciTransport(options: PlantsClientOptions): Transport {
         const value = response.headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
-      const named = { retryAfter: first('retry-after'), location: first('location'), etag: first('etag'), outcome: first('plants-outcome') };
+      const named = { retryAfter: first('retry-after'), location: first('location'), etag: first('etag'), outcome: first('plants-outcome'), requestId: first('x-request-id') };
       return { status: response.statusCode, text, ...Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined)) };
     },
     async close() {

@@ -1,43 +1,34 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { PlantStore } from '../core/store.js';
 import { createTokenCheck } from './auth.js';
+import { notingBatches } from './batch-note.js';
 import { failure } from './failures.js';
 import { createRequestHandler, refusalOnHeaders } from './handle-request.js';
-import { PLANT_ROUTES } from './plant-routes.js';
-import { isStopping, trackConnections } from './lifecycle.js';
-import { onClientError, onConnect } from './raw-answers.js';
-import { logRawAnswer, logRequest } from './request-log.js';
+import { createHardenedServer, DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
+import { isStopping } from './lifecycle.js';
+import { messageLine, type LogFormat } from './log-line.js';
+import type { RequestObserver } from './observer.js';
+import { PLANT_ROUTES, type PlantContext } from './plant-routes.js';
+import { requestIdOf, requestIdOfAnswer, setRequestId } from './request-id.js';
+import { logRawAnswer, watchRequest, type RequestNotes, type RequestWatch } from './request-log.js';
 
-/** Limits against abuse. Each is documented in the README; the defaults suit one machine's store. */
-export interface PlantServerLimits {
-  /** Largest request body read; more is refused with 413. A NewPlant is well under 1 KiB. */
-  maxBodyBytes: number;
-  /** Time for the request line and headers to arrive (a byte a minute does not hold the server). */
-  headersTimeoutMs: number;
-  /** Time for the whole request, body included, to arrive. */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection is kept open. */
-  keepAliveTimeoutMs: number;
-  /** Connections beyond this are closed as they arrive. */
-  maxConnections: number;
-}
-
-export const DEFAULT_LIMITS: Readonly<PlantServerLimits> = {
-  maxBodyBytes: 64 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_000,
-};
+export { DEFAULT_LIMITS, type PlantServerLimits } from './http-server.js';
 
 export interface PlantServerOptions {
   store: PlantStore;
   /** The bearer tokens accepted; at least one. */
   tokens: readonly string[];
-  /** Receives one line per request (time, method, path, status, duration). No logging when absent. */
+  /** Receives one line per request (time, method, route, status, duration, request id). No logging when absent. */
   log?: (line: string) => void;
-  /** Receives failures that are the server's fault (store trouble, bugs); by default one line to `log`. */
-  onUnexpectedError?: (error: unknown) => void;
+  /** How `log`'s lines are written (default `text`). */
+  logFormat?: LogFormat;
+  /** Told of every request as it starts and ends (the metrics). */
+  observer?: RequestObserver;
+  /**
+   * Receives failures that are the server's fault (store trouble, bugs), with the id of the
+   * request that met it, for its line to name; by default one line to `log`.
+   */
+  onUnexpectedError?: (error: unknown, requestId?: string) => void;
   limits?: Partial<PlantServerLimits>;
 }
 
@@ -49,54 +40,42 @@ export interface PlantServerOptions {
 export function createPlantServer(options: PlantServerOptions): Server {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const isAuthorized = createTokenCheck(options.tokens);
-  const log = options.log;
+  const { log, observer } = options;
+  const watch: RequestWatch = { table: PLANT_ROUTES, format: options.logFormat ?? 'text', ...(log === undefined ? {} : { log }), ...(observer === undefined ? {} : { observer }) };
   const reportUnexpected =
     options.onUnexpectedError ??
-    ((error: unknown) => log?.(`${new Date().toISOString()} internal error: ${describeError(error)}`));
+    ((error: unknown, requestId?: string) => log?.(messageLine(watch.format, new Date().toISOString(), 'error', `internal error: ${describeError(error)}`, true, requestId)));
+  // A request id that holds a token would put it in the log.
+  const holdsToken = (id: string) => options.tokens.some((token) => id.includes(token));
 
-  const server = createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    // Node checks the two timeouts above on this interval (30 s by default, which would double them).
-    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    // Node would answer a request without Host itself, with an empty 400; we answer every request.
-    requireHostHeader: false,
+  const server = createHardenedServer({
+    limits,
+    refuseConnect: (req) => refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
+    onRawAnswer: (status, req) => logRawAnswer(watch, status, req),
   });
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  trackConnections(server);
-
+  const context: PlantContext = { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) };
   const handle = createRequestHandler({
     table: PLANT_ROUTES,
-    context: { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) },
+    context,
     isAuthorized,
     maxBodyBytes: limits.maxBodyBytes,
     isStopping: () => isStopping(server),
-    onUnexpectedError: (error) => reportUnexpected(error),
+    onUnexpectedError: (error, res) => reportUnexpected(error, requestIdOfAnswer(res)),
   });
   server.on('request', (req: IncomingMessage, res) => {
-    if (log !== undefined) logRequest(req, res, log);
+    // Echoed on every answer, so a client can quote it and find the request's log line by it.
+    const requestId = requestIdOf(req.headers['x-request-id'], holdsToken);
+    setRequestId(res, requestId);
+    let own: PlantContext | undefined;
+    if (log !== undefined) {
+      // The log line says the size of the batch the request's write went in: its own store notes it.
+      const notes: RequestNotes = {};
+      own = { ...context, store: notingBatches(options.store, (size) => (notes.batchSize = size)) };
+      watchRequest(req, res, requestId, watch, notes);
+    } else if (observer !== undefined) watchRequest(req, res, requestId, watch);
     // handle answers every failure itself; this catch is for a bug in that, so it cannot crash the process.
-    handle(req, res).catch(() => res.destroy());
+    handle(req, res, own).catch(() => res.destroy());
   });
-  // An `Expect` other than 100-continue: node would answer 417 without a body; serve it as usual.
-  server.on('checkExpectation', (req: IncomingMessage, res) => server.emit('request', req, res));
-  // Answers node:http gives us no ServerResponse for: unparseable or too slow requests, CONNECT.
-  server.on(
-    'clientError',
-    onClientError(limits, (answer) => {
-      if (log !== undefined) logRawAnswer(log, answer.status);
-    }),
-  );
-  server.on(
-    'connect',
-    onConnect(
-      (req) => refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
-      (req, answer) => {
-        if (log !== undefined) logRawAnswer(log, answer.status, req);
-      },
-    ),
-  );
   return server;
 }
 

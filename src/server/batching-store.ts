@@ -1,4 +1,5 @@
 import type { NewPlant } from '../core/schemas.js';
+import type { BatchObserver } from './observer.js';
 import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
 
 /** The writes a batch may be of: each run of calls of one kind is one call of the inner store's. */
@@ -6,6 +7,14 @@ type Kind = keyof PlantWriter;
 
 /** What the items of each kind of write are, for a message. */
 const NOUNS: Readonly<Record<Kind, string>> = { addAll: 'plants', putAll: 'plants', patchAll: 'patches', deleteAll: 'ids' };
+
+/** The size of the batch each call's outcomes were written in: for the request's log line. */
+const batchSizes = new WeakMap<readonly unknown[], number>();
+
+/** How many items the inner call that wrote `outcomes` held, if a BatchingStore answered them. */
+export function batchSizeOf(outcomes: readonly unknown[]): number | undefined {
+  return batchSizes.get(outcomes);
+}
 
 /** A call waiting for the next batch: what it asks, and how to answer it. */
 interface Waiting {
@@ -37,6 +46,8 @@ export class BatchingStore implements PlantStore {
   constructor(
     private readonly inner: PlantStore,
     private readonly writers = 1,
+    /** Told of each inner call: its items, and the seconds until it was durable (the metrics). */
+    private readonly onBatch?: BatchObserver,
   ) {}
 
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {
@@ -118,11 +129,15 @@ export class BatchingStore implements PlantStore {
     try {
       const kind = (run[0] as Waiting).kind;
       const items = run.flatMap((call) => call.items);
+      const started = this.onBatch === undefined ? 0 : performance.now();
       const outcomes = await (writer[kind] as (items: readonly unknown[]) => Promise<unknown[]>)(items);
+      this.onBatch?.(items.length, (performance.now() - started) / 1000);
       if (outcomes.length !== items.length) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${items.length} ${NOUNS[kind]}`);
       let start = 0;
       for (const call of run) {
-        call.resolve(outcomes.slice(start, start + call.items.length));
+        const own = outcomes.slice(start, start + call.items.length);
+        batchSizes.set(own, items.length);
+        call.resolve(own);
         start += call.items.length;
       }
     } catch (error) {

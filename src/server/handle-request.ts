@@ -13,8 +13,8 @@ export interface RequestHandlerOptions<Context> {
   maxBodyBytes: number;
   /** True once the server is stopping: answers then close their connection. */
   isStopping: () => boolean;
-  /** Told about failures that are the server's fault (store trouble, bugs), with their cause. */
-  onUnexpectedError: (error: unknown) => void;
+  /** Told about failures that are the server's fault (store trouble, bugs), with their cause and the answer they were for. */
+  onUnexpectedError: (error: unknown, res: ServerResponse) => void;
 }
 
 /**
@@ -23,7 +23,7 @@ export interface RequestHandlerOptions<Context> {
  * answer with a body (but a 204): nothing a client sends makes this throw or leaves the connection
  * without an answer.
  */
-export function createRequestHandler<Context>(options: RequestHandlerOptions<Context>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createRequestHandler<Context>(options: RequestHandlerOptions<Context>): (req: IncomingMessage, res: ServerResponse, own?: Context) => Promise<void> {
   const { table, context } = options;
 
   /** Refuses a request on its headers; the body is skipped first so the connection can be reused. */
@@ -32,18 +32,19 @@ export function createRequestHandler<Context>(options: RequestHandlerOptions<Con
     sendFailure(res, answer, { close: !skipped.complete || options.isStopping() });
   }
 
-  return async function handle(req, res) {
+  /** `own`: this request's context, in place of the listener's. */
+  return async function handle(req, res, own) {
     try {
       const match = table.match(req.url ?? '');
       const early = refusalOnHeaders(req, table, match, options.isAuthorized);
       if (early !== undefined) return await refuseEarly(req, res, early);
       const m = match as RouteMatch<Context>;
-      await m.route(req.method)?.handle(req, res, m.params, context);
+      await m.route(req.method)?.handle(req, res, m.params, own ?? context);
     } catch (error) {
       if (error instanceof ClientGone) return;
       const { failure: answer, expected } = failureFor(error);
       // Reported even when the client has gone: a store failure matters whoever was waiting for it.
-      if (!expected) options.onUnexpectedError(error);
+      if (!expected) options.onUnexpectedError(error, res);
       // Over the limit, the rest of the body is still coming: answer, then close rather than read it.
       const closing = answer.status === 413 || options.isStopping();
       if (res.headersSent) res.destroy();

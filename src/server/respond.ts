@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { errorBody, type Failure } from './failures.js';
+import { requestIdHeader } from './request-id.js';
 
 /** Headers every answer carries: JSON that no cache keeps and no browser sniffs as something else. */
 export const COMMON_HEADERS = {
@@ -30,6 +31,7 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     ...COMMON_HEADERS,
+    ...requestIdHeader(res),
     ...headers,
     'content-length': String(Buffer.byteLength(text)),
     ...(options.close ? { connection: 'close' } : {}),
@@ -40,7 +42,7 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
 /** A 204: done, nothing to say. */
 export function sendNoContent(res: ServerResponse, options: AnswerOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(204, { 'cache-control': 'no-store', ...(options.close ? { connection: 'close' } : {}) });
+  res.writeHead(204, { 'cache-control': 'no-store', ...requestIdHeader(res), ...(options.close ? { connection: 'close' } : {}) });
   res.end();
 }
 

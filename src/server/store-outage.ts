@@ -11,33 +11,42 @@ import { failureFor } from './failures.js';
 export class StoreOutage {
   /** Since the first refused request: how many, and the message of the failure last reported. Undefined while the store works. */
   private outage: { refused: number; cause: string } | undefined;
+  /** Requests refused with 503 for the store's sake since the server started: the metrics' counter. */
+  refusedTotal = 0;
 
   /**
-   * `report` says a failure as the log always has; `say` writes a line of the outage's own.
+   * `report` says a failure as the log always has (naming the request it failed, when known);
+   * `say` writes a line of the outage's own.
    */
   constructor(
-    private readonly report: (error: unknown) => void,
+    private readonly report: (error: unknown, requestId?: string) => void,
     private readonly say: (line: string) => void,
   ) {}
 
   /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing so. */
-  failed(error: unknown): void {
+  failed(error: unknown, requestId?: string): void {
     if (failureFor(error).failure.status !== 503) {
-      this.report(error);
+      this.report(error, requestId);
       return;
     }
+    this.refusedTotal += 1;
     const cause = error instanceof Error ? error.message : String(error);
     if (this.outage === undefined) {
       this.outage = { refused: 1, cause };
-      this.report(error);
+      this.report(error, requestId);
       this.say('plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged');
       return;
     }
     this.outage.refused += 1;
     if (this.outage.cause !== cause) {
       this.outage.cause = cause;
-      this.report(error);
+      this.report(error, requestId);
     }
+  }
+
+  /** Whether the store is out now: from its first refused request until a write succeeds (/readyz answers 503 meanwhile). */
+  get isOut(): boolean {
+    return this.outage !== undefined;
   }
 
   /** A write that changed the store: the outage, if any, is over. */

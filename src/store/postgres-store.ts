@@ -137,6 +137,11 @@ export class PostgresStore implements PlantStore {
     return work(this);
   }
 
+  /** The pool's clients now: all, idle, and calls waiting for one (read by the metrics; changes nothing). */
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

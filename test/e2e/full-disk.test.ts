@@ -216,7 +216,8 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     // Under --quiet, a line as each outage starts (its error, then what the server does about it)
     // and one as it ends, counting the requests refused meanwhile: not a line per refused request.
     const log = server.log().split('\n');
-    const errors = log.filter((line) => / error: could not (write|append to) the store .*: no space left on device \(ENOSPC\)$/.test(line));
+    // Each names the request that met it, as that request's answer and log line do.
+    const errors = log.filter((line) => / error: could not (write|append to) the store .*: no space left on device \(ENOSPC\) \(request-id=[\w-]+\)$/.test(line));
     const starts = log.filter((line) => line.endsWith(' plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged'));
     const ends = log.flatMap((line) => /plants serve: the store takes writes again; (\d+) requests? (?:was|were) refused with 503 meanwhile$/.exec(line)?.[1] ?? []);
     expect(starts.length).toBeGreaterThan(0);

@@ -74,7 +74,7 @@ describe('the store path: a regular file or nothing yet', () => {
     });
     expect(answer.status).toBe(503);
     expect(await server.stop('SIGTERM')).toBe(0);
-    expect(server.log()).toMatch(/error: could not make the lock .* \(EROFS\)\n[^]*plants serve: stopped\n$/);
+    expect(server.log()).toMatch(/error: could not make the lock .* \(EROFS\) \(request-id=[\w-]+\)\n[^]*plants serve: stopped\n$/);
     expect(existsSync(`${store}.journal`)).toBe(false);
   });
 });

@@ -62,7 +62,7 @@ describe('refusals before the body: token, path, method, size', () => {
       await server.send({ path, body: PLANT });
       await new Promise((logged) => setTimeout(logged, 50));
       expect(server.lines.join('\n')).not.toContain(TOKEN);
-      const logged = path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms$/ : path.startsWith('/plants/') ? / POST \/plants\/\{id\} 405 \d+ms$/ : / POST \(other path\) 404 \d+ms$/;
+      const logged = path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms request-id=[\w-]+$/ : path.startsWith('/plants/') ? / POST \/plants\/\{id\} 405 \d+ms request-id=[\w-]+$/ : / POST \(other path\) 404 \d+ms request-id=[\w-]+$/;
       expect(server.lines.at(-1)).toMatch(logged);
     },
   );
@@ -153,8 +153,8 @@ describe('refusals before the body: token, path, method, size', () => {
     await server.send({ anonymous: true, headers: { authorization: `Bearer ${TOKEN}x` } });
     const lines = server.lines.slice(before);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z POST \/plants 200 \d+ms$/);
-    expect(lines[1]).toMatch(/ POST \/plants 401 \d+ms$/);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z POST \/plants 200 \d+ms request-id=[\w-]+$/);
+    expect(lines[1]).toMatch(/ POST \/plants 401 \d+ms request-id=[\w-]+$/);
     expect(lines.join('\n')).not.toContain(TOKEN);
     expect(lines.join('\n')).not.toContain('s3cr3t');
   });

@@ -70,7 +70,7 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
       expect(response.status).toBe(500);
       await response.text();
       expect(lines.some((line) => /internal error: TypeError: kaboom/.test(line))).toBe(true);
-      expect(lines.some((line) => / POST \/plants 500 \d+ms$/.test(line))).toBe(true);
+      expect(lines.some((line) => / POST \/plants 500 \d+ms request-id=[\w-]+$/.test(line))).toBe(true);
     } finally {
       await stopServer(server);
     }

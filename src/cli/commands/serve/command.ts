@@ -1,10 +1,11 @@
 import { declareCommand, defined, usageError, type OptionsOf } from '../../command-spec.js';
+import { portOf, shutdownDelayOf } from './admin-flags.js';
 
 export const command = declareCommand({
   name: 'serve',
   summary: 'run the Plant Store service (POST /plants, and the GET and DELETE extensions) on a JSON file or PostgreSQL',
   description:
-    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT or SIGTERM: stop accepting, finish the requests in flight (each 200 is on disk already), exit 0.\n\n' +
+    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT or SIGTERM: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight (each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
     'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL: a URL on the command line is visible to other users of the machine.',
   flags: {
     host: { kind: 'string', value: '<host>', description: 'address to listen on', default: '127.0.0.1' },
@@ -30,19 +31,32 @@ export const command = declareCommand({
       defaultFrom: '$PLANTS_SERVER_TOKENS, or the one it keeps in the data directory',
     },
     quiet: { kind: 'boolean', description: 'no log line per request' },
+    logFormat: { kind: 'string', value: '<format>', description: 'text or json: one JSON object a line on stderr', default: 'text', choices: ['text', 'json'] },
+    adminPort: { kind: 'string', value: '<port>', description: 'serve /livez, /readyz, /metrics and /openapi.json on this port, without a token; off when unset', defaultFrom: '$PLANTS_ADMIN_PORT' },
+    adminHost: { kind: 'string', value: '<host>', description: 'address of the admin port', defaultFrom: '$PLANTS_ADMIN_HOST, else 127.0.0.1' },
+    shutdownDelay: { kind: 'string', value: '<seconds>', description: 'on SIGTERM or SIGINT, answer /readyz 503 at once but keep serving this long before stopping', default: '0' },
   },
-  examples: ['plants serve', 'PLANTS_SERVER_TOKENS=T1,T2 plants serve --port 9000 --store ./plants.json', 'plants serve --database postgresql://plants@db.example.com/plants --pool 20'],
+  examples: [
+    'plants serve',
+    'PLANTS_SERVER_TOKENS=T1,T2 plants serve --port 9000 --store ./plants.json',
+    'plants serve --database postgresql://plants@db.example.com/plants --pool 20',
+    'plants serve --admin-port 9090 --log-format json --shutdown-delay 5',
+  ],
   exitCodes: {
     ok: 'stopped by SIGINT or SIGTERM, every request in flight finished',
     usage: 'a usage error, or an address it cannot listen on',
     unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
   },
   options: ({ flags }) => {
-    const { host, port, store, database, pool, token: tokens, quiet, storeWait } = flags;
+    const { host, port, store, database, pool, token: tokens, quiet, storeWait, logFormat, adminPort: adminPortText, adminHost, shutdownDelay } = flags;
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(port)}`);
     if (database !== undefined && store !== undefined) throw usageError('serve', '--store and --database name two stores: give one');
     if (!/^\d+$/.test(pool) || Number(pool) < 1 || Number(pool) > 1000) throw usageError('serve', `--pool must be a number from 1 to 1000, got ${JSON.stringify(pool)}`);
-    return { host, port: Number(port), ...defined({ store, database, storeWait }), pool: Number(pool), tokens, quiet };
+    const adminPort = adminPortText === undefined ? undefined : portOf(adminPortText, '--admin-port');
+    if (adminPort instanceof Error) throw adminPort;
+    const shutdownDelaySeconds = shutdownDelayOf(shutdownDelay);
+    if (shutdownDelaySeconds instanceof Error) throw shutdownDelaySeconds;
+    return { host, port: Number(port), ...defined({ store, database, storeWait, adminPort, adminHost }), pool: Number(pool), tokens, quiet, logFormat, shutdownDelaySeconds };
   },
   load: () => import('./run.js'),
 });

@@ -11,6 +11,8 @@ import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { isDatabaseUrl } from './database-url.js';
+import { messageLine, type LogLevel } from '../../../server/log-line.js';
+import { adminAddress, prepareAdmin } from './admin.js';
 import type { ServeOptions } from './command.js';
 import type { ServeResult } from './render.js';
 
@@ -19,27 +21,36 @@ export { renderHuman, renderJson } from './render.js';
 export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   if (options.database !== undefined && !isDatabaseUrl(options.database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
   const { BatchingStore, createPlantServer, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
+  const adminAt = adminAddress(options, ctx);
   const location = await storeLocation(options, ctx);
   const { tokens, kept } = serverTokens(options, ctx);
-  // Read now: a store that is not ours, or a database that is down, stops the server before it
-  // listens, not at the first request. On a database, two batches in flight: one commits while
-  // the next is sent. More would split the same load into smaller batches, each paying a commit
-  // (docs/postgresql.md).
-  const store = new BatchingStore(await ctx.openStore(location), location.kind === 'postgres' ? Math.min(2, options.pool) : 1);
-  const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
-  const log = (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  const stderr = ctx.io.stderr;
+  const format = options.logFormat;
   const at = () => new Date(ctx.now()).toISOString();
+  const log = (line: string) => void stderr.write(`${line}\n`);
+  // What serve says of itself: in text as always (its own lines unstamped), in JSON a log entry.
+  const say = (message: string, level: LogLevel = 'info') => log(messageLine(format, at(), level, message, false));
   // The server's own failures (store trouble, bugs) are reported even with --quiet; a store that
   // keeps failing, once as it starts and once as it ends.
   const outage = new StoreOutage(
-    (error) => log(`${at()} error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`),
-    (line) => log(`${at()} ${line}`),
+    (error, requestId) => log(messageLine(format, at(), 'error', `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`, true, requestId)),
+    (line) => log(messageLine(format, at(), 'warn', line)),
   );
+  // Read now: a store that is not ours, or a database that is down, stops the server before it
+  // listens, not at the first request.
+  const inner = await ctx.openStore(location);
+  let stopping = false;
+  const admin = adminAt === undefined ? undefined : await prepareAdmin(adminAt, { outage, stopping: () => stopping, store: inner, onUnexpectedError: (error) => outage.failed(error) });
+  // On a database, two batches in flight: one commits while the next is sent. More would split
+  // the same load into smaller batches, each paying a commit (docs/postgresql.md).
+  const store = new BatchingStore(inner, location.kind === 'postgres' ? Math.min(2, options.pool) : 1, admin?.onBatch);
+  const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
   const server = createPlantServer({
     store: watchWrites(store, () => outage.wrote()),
     tokens,
-    ...(options.quiet ? {} : { log }),
-    onUnexpectedError: (error) => outage.failed(error),
+    ...(options.quiet ? {} : { log, logFormat: format }),
+    ...(admin === undefined ? {} : { observer: admin.observer }),
+    onUnexpectedError: (error, requestId) => outage.failed(error, requestId),
   });
   let address;
   try {
@@ -47,27 +58,44 @@ export async function run(options: ServeOptions, ctx: Context): Promise<ServeRes
   } catch (error) {
     throw cannotListen(options.host, options.port, error);
   }
-  const stderr = ctx.io.stderr;
+  let adminAddressBound;
+  try {
+    adminAddressBound = await admin?.start();
+  } catch (error) {
+    await stopServer(server);
+    await store.close();
+    throw error;
+  }
+  // Listened for before the base URL is printed: a script that reads it and stops the server at
+  // once must find it stopping cleanly, not killed by the signal's default action.
+  const stopSignal = new Promise<string>((resolve) => ctx.onStopSignal(resolve));
   // Recorded before the base URL is printed: a script that reads it and runs plants login finds it.
   const forget = kept === undefined ? undefined : recordWhereServed(ctx, address);
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
-  stderr.write(`plants serve: listening on ${address.url}, store ${printable(shownStore, Infinity)}\n`);
+  say(`plants serve: listening on ${address.url}, store ${printable(shownStore, Infinity)}`);
+  if (adminAddressBound !== undefined) say(`plants serve: admin (/livez, /readyz, /metrics, /openapi.json) on ${adminAddressBound.url}`);
   if (kept !== undefined) {
     // Never the token itself: a terminal's scrollback and a log are no place for it.
-    stderr.write(`plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:\n`);
-    stderr.write(`  plants login --base-url ${address.url}\n`);
-    stderr.write(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)\n`);
+    say(`plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:`);
+    say(`  plants login --base-url ${address.url}`);
+    say(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)`);
   }
-  const signal = await new Promise<string>((resolve) => ctx.onStopSignal(resolve));
-  stderr.write(`plants serve: ${signal}: finishing requests in flight\n`);
+  const signal = await stopSignal;
+  stopping = true;
+  if (options.shutdownDelaySeconds > 0) {
+    // A load balancer sees /readyz fail and stops sending; what it sends meanwhile is served.
+    say(`plants serve: ${signal}: not ready; serving ${options.shutdownDelaySeconds} s more, then finishing requests in flight`);
+    await new Promise((resolve) => setTimeout(resolve, options.shutdownDelaySeconds * 1000));
+  } else say(`plants serve: ${signal}: finishing requests in flight`);
   await stopServer(server);
   outage.stopped();
   // It listens no more. (A serve killed leaves its record, which names a process that is gone.)
   forget?.();
   // Every write acknowledged is durable already: this waits for those still being written.
   await store.close();
-  stderr.write('plants serve: stopped\n');
+  await admin?.stop();
+  say('plants serve: stopped');
   return { stoppedBy: signal };
 }
 
