@@ -84,8 +84,9 @@ export interface Context {
   processState(pid: number, title: string): ProcessState;
   /**
    * Calls `listener` with the name of the first SIGINT or SIGTERM from now on, which then no longer
-   * kills the process: a second one does (plants serve, plants import). Returns a function that
-   * stops listening.
+   * kills the process: a second one does (plants serve), or, given `again`, is handed to it and a
+   * third one does (plants import). A signal that comes again within a few milliseconds is the same
+   * one delivered twice, and counts once. Returns a function that stops listening.
    */
-  onStopSignal(listener: (signal: string) => void): () => void;
+  onStopSignal(listener: (signal: string) => void, again?: (signal: string) => void): () => void;
 }

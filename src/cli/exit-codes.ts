@@ -43,6 +43,8 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   request_timeout: EXIT.unavailable,
   outcome_unknown: EXIT.unavailable,
   internal: EXIT.internal,
+  // A row's failure only: a command that was interrupted exits as exitCodeForSignal says.
+  interrupted: exitCodeForSignal('SIGINT'),
 };
 
 export function exitCodeFor(code: ErrorCode): number {

@@ -8,6 +8,12 @@ import { NODE_FS } from '../fs/file-system.js';
 import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
 
+/**
+ * A signal again within this long is the same one delivered twice (see onStopSignal): the two
+ * kill(2) calls of timeout(1) follow each other at once, and nobody presses Ctrl-C twice so fast.
+ */
+const SAME_SIGNAL_MS = 50;
+
 /** The Context of a real run: this process's streams, environment and directories. */
 export async function processContext(argv: readonly string[]): Promise<Context> {
   const env = process.env;
@@ -53,15 +59,20 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
-    onStopSignal(listener) {
-      let signalled = false;
+    onStopSignal(listener, again) {
+      let signals = 0;
+      let last = 0;
       const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
-      // Listening on until the second signal, which then kills the process as if nobody listened.
+      // Listening on until the last signal taken, after which one kills the process as if nobody listened.
       const stop = (signal: NodeJS.Signals) => {
-        if (!signalled) {
-          signalled = true;
-          return listener(signal);
-        }
+        const now = performance.now();
+        // timeout(1), and a kill of a process group, send a signal to the process and again to its
+        // group: two deliveries of one request to stop, not a person pressing Ctrl-C twice.
+        if (signals > 0 && now - last < SAME_SIGNAL_MS) return;
+        signals += 1;
+        last = now;
+        if (signals === 1) return listener(signal);
+        if (signals === 2 && again !== undefined) return again(signal);
         stopListening();
         process.kill(process.pid, signal);
       };

@@ -16,12 +16,12 @@ export function targetSettings(target: Target, ctx: Context): Promise<Settings> 
  * environment or the config) in a directory that does not exist is a mistyped path, not an empty
  * store: refused, unless the command is one that makes it (a create, an import).
  */
-export async function openLocalStore(settings: Settings, ctx: Context, { makes = false } = {}): Promise<{ store: PlantStore; path: string }> {
+export async function openLocalStore(settings: Settings, ctx: Context, { makes = false, stop }: { makes?: boolean; stop?: AbortSignal } = {}): Promise<{ store: PlantStore; path: string }> {
   const path = settings.require('store');
   if (!makes && settings.get('store').source !== 'default' && !isDirectory(ctx, dirname(path))) {
     throw new PlantsError('store_io', `there is no store at ${path}: its directory ${dirname(path)} does not exist`, { hint: 'check --store (or PLANTS_STORE, or the store setting)' });
   }
-  return { store: await ctx.openStore({ kind: 'file', path }), path };
+  return { store: await ctx.openStore({ kind: 'file', path, ...(stop === undefined ? {} : { stop }) }), path };
 }
 
 function isDirectory(ctx: Pick<Context, 'fs'>, path: string): boolean {
@@ -39,7 +39,7 @@ function isDirectory(ctx: Pick<Context, 'fs'>, path: string): boolean {
 export async function serviceClient(
   settings: Settings,
   ctx: Context,
-  bulk: Pick<PlantsClientOptions, 'connections' | 'retry'> = {},
+  bulk: Pick<PlantsClientOptions, 'connections' | 'retry' | 'stop'> = {},
 ): Promise<{ client: PlantsClient; baseUrl: string }> {
   // A bad base URL or timeout (a usage error) is reported before a missing token.
   const baseUrl = settings.require('base-url');

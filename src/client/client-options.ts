@@ -15,6 +15,11 @@ export interface PlantsClientOptions {
   retry?: RetryPolicy;
   /** Where each request and answer is written as it goes (PLANTS_DEBUG=api): a debugging trace. */
   trace?: (text: string) => void;
+  /**
+   * Aborted: no request is sent any more, and those in flight are abandoned (a second Ctrl-C of an
+   * import): each fails as `interrupted`, with effect `none` if it was never sent.
+   */
+  stop?: AbortSignal;
 }
 
 /**

@@ -25,7 +25,7 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
             method,
             agent,
             headers: { ...requestHeaders(options, body), ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
-            signal: AbortSignal.timeout(timeoutMs(options)),
+            signal: options.stop === undefined ? AbortSignal.timeout(timeoutMs(options)) : AbortSignal.any([AbortSignal.timeout(timeoutMs(options)), options.stop]),
           },
           (response) => {
             const status = response.statusCode ?? 0;

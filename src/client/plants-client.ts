@@ -25,15 +25,18 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
   // Whether the service has answered this client once: see FIRST_CONNECTION_MS.
   let answered = false;
   const started = Date.now();
+  const stopped = () => options.stop?.aborted === true;
   // `unanswered`: what a request sent but never answered may have done (answer.ts words it for each method).
   const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>, unanswered = unansweredMeaning(method)): Promise<RawAnswer> => {
     for (let attempt = 1; ; attempt += 1) {
       const lastTry = attempt >= retry.tries;
       let answer: RawAnswer;
+      if (stopped()) throw new PlantsError('interrupted', `stopped before sending ${method} ${path}`);
       try {
         answer = await transport.request(method, path, body, headers);
       } catch (error) {
         if (error instanceof PlantsError) throw error;
+        if (stopped()) throw new PlantsError('interrupted', `stopped waiting for the answer of ${options.baseUrl}${path}; ${unanswered}`, { cause: error, effect: 'unknown' });
         const delay = retryDelayMs(retry, attempt, undefined);
         const givingUp = lastTry || !isRetryableError(error) || (!answered && Date.now() + delay - started > FIRST_CONNECTION_MS);
         if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);

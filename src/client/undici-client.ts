@@ -29,7 +29,7 @@ export function createUndiciTransport(options: PlantsClientOptions): Transport {
   return {
     async request(method, path, body, extra) {
       const common = body === undefined ? headers.get : headers.post;
-      const response = await dispatcher.request({ origin: base.origin, path: `${prefix}${path}`, method, headers: extra === undefined ? common : { ...common, ...extra }, body: body ?? null });
+      const response = await dispatcher.request({ origin: base.origin, path: `${prefix}${path}`, method, headers: extra === undefined ? common : { ...common, ...extra }, body: body ?? null, ...(options.stop === undefined ? {} : { signal: options.stop }) });
       const text = await readAnswerBody(response.body, response.statusCode);
       const first = (name: string) => {
         const value = response.headers[name];

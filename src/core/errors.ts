@@ -34,6 +34,7 @@ export const ERROR_NUMBERS = {
   unreadable_input: 2011,
   // 2012 (not_sent) is retired: it was documented but never reported (a row not sent is a count).
   config_io: 2013,
+  interrupted: 2014,
   internal: 2099,
 } as const;
 

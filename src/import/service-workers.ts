@@ -58,6 +58,8 @@ async function applyRow<T>(row: Row<T>, work: RequestWork<T>, tally: BulkTally<T
   } catch (error) {
     if (!isPlantsError(error)) throw error;
     if (error.code === 'refused') return tally.failed(row, error, settings);
+    // Abandoned at a second signal: the interruption is the account's stop, not the service's.
+    if (error.code === 'interrupted') return error.effect === 'none' ? tally.notSent(row) : tally.unknown(row, error);
     // A refused token or no connection: nothing was done. A timeout, a dropped connection or an
     // answer outside the contract: it may have been. Either way the work cannot go on.
     if (error.effect === 'none') tally.notSent(row);

@@ -35,7 +35,8 @@ export async function applyInBatches<T>(
       outcomes = await work(sending.map((row) => row.value));
     } catch (error) {
       if (!isPlantsError(error)) throw error;
-      tally.stop(error);
+      // Stopped at a second signal: the interruption is the account's stop, not a failure of the store.
+      if (error.code !== 'interrupted') tally.stop(error);
       // The write is atomic: none of this batch is stored, unless it failed once in place.
       for (const row of sending) {
         if (error.effect === 'unknown') tally.unknown(row, error);

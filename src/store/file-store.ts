@@ -8,7 +8,7 @@ import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './fold.js';
 import { DELETED, JournalAppender } from './journal.js';
 import type { Snapshot } from './snapshot.js';
 import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
-import { lockStore, underLease, type HeldLock } from './store-lock.js';
+import { interruptedError, lockStore, underLease, type HeldLock } from './store-lock.js';
 
 export { DEFAULT_FOLD_AT } from './fold.js';
 
@@ -19,6 +19,8 @@ export interface FileStoreOptions {
   onLockWait?: () => void;
   /** The file system every read and write goes through: node:fs, or in tests one that fails. */
   fs?: FileSystem;
+  /** Aborted: waits for no lock and begins no write any more, each failing as `interrupted`; the write under way is finished. */
+  stop?: AbortSignal;
   /** See fold.ts; tests fold small stores with less. */
   foldAt?: number;
 }
@@ -94,7 +96,7 @@ export class FileStore implements PlantStore {
 
   /** Runs `work` with the lock held, taken once for all the writes it makes through `writer`; one hold at a time. */
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
-    const take = () => lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.files.fs);
+    const take = () => lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.files.fs, this.options.stop);
     const run = this.holds.then(() =>
       underLease(take, async (leased) => {
         this.holding = true;
@@ -122,7 +124,10 @@ export class FileStore implements PlantStore {
   private writer(leased: () => Promise<HeldLock>): PlantWriter {
     let turn: Promise<unknown> = Promise.resolve();
     const inTurn = <O>(decide: Decision<O>) => {
-      const run = turn.then(async () => this.write(await leased(), decide));
+      const run = turn.then(async () => {
+        if (this.options.stop?.aborted === true) throw interruptedError(this.path);
+        return this.write(await leased(), decide);
+      });
       turn = run.catch(() => undefined);
       return run;
     };

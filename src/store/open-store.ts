@@ -5,6 +5,8 @@ import type { FileSystem } from '../fs/file-system.js';
 export type StoreLocation = ({ kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number }) & {
   /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
   waitMs?: number;
+  /** Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write under way is finished. */
+  stop?: AbortSignal;
 };
 
 export interface OpenStoreOptions {
@@ -24,6 +26,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
         ...(onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) }),
         ...(fs === undefined ? {} : { fs }),
         ...(location.waitMs === undefined ? {} : { lockWaitMs: location.waitMs }),
+        ...(location.stop === undefined ? {} : { stop: location.stop }),
       });
     }
     case 'postgres': {

@@ -44,11 +44,13 @@ const SAY_WAITING_AFTER_MS = 1000;
  * lock path that cannot be a lock (a file, a directory with files in it), where proper-lockfile
  * retried for the whole wait and then said ENOTDIR or ENOTEMPTY.
  */
-export async function lockStore(path: string, waitMs: number, onWait?: () => void, fs: LockFileSystem = NODE_FS): Promise<HeldLock> {
+export async function lockStore(path: string, waitMs: number, onWait?: () => void, fs: LockFileSystem = NODE_FS, stop?: AbortSignal): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
   const started = Date.now();
   let saidWaiting = false;
   for (let attempt = 0; ; attempt += 1) {
+    // Checked between tries (100 ms apart at most): a stopped wait ends as soon.
+    if (stop?.aborted === true) throw interruptedError(path);
     const made = tryLock(path, lockPath, fs);
     if (made !== undefined) return hold(path, lockPath, made, fs);
     const waited = Date.now() - started;
@@ -279,6 +281,11 @@ function lockError(lockPath: string, action: string, error: unknown): PlantsErro
     cause: error,
     ...unchangedHint(error),
   });
+}
+
+/** A write not begun because the work was stopped (a second Ctrl-C): nothing of it was written. */
+export function interruptedError(path: string): PlantsError {
+  return new PlantsError('interrupted', `stopped before writing to ${path}`);
 }
 
 function storeLockedError(path: string): PlantsError {

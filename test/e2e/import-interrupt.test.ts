@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
+import { fakeService } from '../helpers/fake-service.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -60,12 +62,11 @@ describe('plants import interrupted', () => {
     }
   });
 
-  it('by a second signal: at once, even while waiting for the store lock, leaving the lock it never took', async () => {
+  it('by a second signal, --local: stops waiting for the lock at once, writes nothing, and still gives the account, exit 130', async () => {
     const home = await tempDir();
     const store = join(home, 'plants.json');
     // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
     const lock = await lockStore(store, 1_000);
-    const release = () => lock.release();
     try {
       const rejects = join(home, 'rejects.ndjson');
       const { child, result } = importFromOpenPipe(['--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 10));
@@ -76,13 +77,50 @@ describe('plants import interrupted', () => {
       await waitFor('the import to start', () => existsSync(rejects));
       child.kill('SIGINT');
       await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+      // Apart from the first by more than a delivery twice of one signal (SAME_SIGNAL_MS).
+      await new Promise((resolve) => setTimeout(resolve, 200));
       expect(child.exitCode).toBeNull();
       child.kill('SIGINT');
       const { code, signal } = await result;
-      expect({ code, signal }).toEqual({ code: null, signal: 'SIGINT' });
-      expect(existsSync(`${store}.lock`)).toBe(true);
+      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      expect(stderr).toContain('plants: SIGINT again: stopping at once, a write under way is finished (a third time kills it)\n');
+      expect(stderr).toMatch(/Wrote none of 10 rows to \S+plants\.json in [\d.]+s \([\d,]+ rows\/s\): 0 created, 0 skipped, 0 failed, 10 not sent\n/);
+      expect(stderr).toContain('interrupted: SIGINT: the input was read no further than the 10 rows above\n');
+      expect((await readFile(rejects, 'utf8')).trim().split('\n')).toHaveLength(10);
+      // Nothing written, and the other process's lock is still its own.
+      expect(existsSync(`${store}.journal`)).toBe(false);
+      expect(() => lock.confirm()).not.toThrow();
     } finally {
-      await release();
+      lock.release();
+    }
+  });
+
+  it('by a second signal, remote: abandons the requests in flight at once, counted as unknown, the rest not sent, exit 130', async () => {
+    const home = await tempDir();
+    const service = await fakeService();
+    // A service that takes the requests and does not answer them (within the client's 30 s).
+    service.answer({ status: 200, delayMs: 60_000 });
+    try {
+      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
+      const { child, result } = importFromOpenPipe(['--concurrency', '4', '--json'], env, ndjson(1, 10));
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await waitFor('4 requests in flight', () => service.requests.length === 4);
+      child.kill('SIGINT');
+      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGINT');
+      const { code, signal, stdout } = await result;
+      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      expect(stderr).toContain('plants: SIGINT again: stopping at once, requests in flight are abandoned (a third time kills it)\n');
+      const summary = JSON.parse(stdout);
+      expect(summary.interrupted).toBe('SIGINT');
+      expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 4, notSent: 6 });
+      expect(summary.failures.map((failure: { code: string }) => failure.code)).toEqual(['interrupted', 'interrupted', 'interrupted', 'interrupted']);
+      expect(service.requests).toHaveLength(4);
+    } finally {
+      await service.close();
     }
   });
 });

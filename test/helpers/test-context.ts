@@ -43,6 +43,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const err = capture();
   const tty = options.tty ?? false;
   const stopListeners = new Set<(signal: string) => void>();
+  const againListeners = new Set<(signal: string) => void>();
   const ctx: Context = {
     io: {
       stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
@@ -69,9 +70,13 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
-    onStopSignal(listener) {
+    onStopSignal(listener, again) {
       stopListeners.add(listener);
-      return () => void stopListeners.delete(listener);
+      if (again !== undefined) againListeners.add(again);
+      return () => {
+        stopListeners.delete(listener);
+        if (again !== undefined) againListeners.delete(again);
+      };
     },
   };
   return {
@@ -81,9 +86,11 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     stdout: out.text,
     stderr: err.text,
     run: (...argv) => runCommandLine(argv, ctx),
+    /** As a signal: the first calls the listeners, the second those given as `again`. */
     stop(signal = 'SIGTERM') {
-      const listeners = [...stopListeners];
-      stopListeners.clear();
+      const listeners = stopListeners.size > 0 ? [...stopListeners] : [...againListeners];
+      if (stopListeners.size > 0) stopListeners.clear();
+      else againListeners.clear();
       for (const listener of listeners) listener(signal);
     },
   };

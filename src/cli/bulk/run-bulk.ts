@@ -56,17 +56,28 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   const started = ctx.now();
   const outputErrors: string[] = [];
   // A first Ctrl-C (or SIGTERM) stops reading, lets the rows read so far be done or counted, and
-  // ends with the summary, the lock released; a second one kills the process.
+  // ends with the summary, the lock released. A second one stops at once: no lock is waited for,
+  // no write begun and no request sent any more, those in flight abandoned (only a write under
+  // way is finished: one cut short would leave a torn tail); the summary and the lock as after the
+  // first. A third kills the process.
   let interrupted: string | undefined;
+  const abandon = new AbortController();
   let stopListening: () => void = () => undefined;
   const stop = new Promise<void>((stopped) => {
-    stopListening = ctx.onStopSignal((signal) => {
-      interrupted = signal;
-      progress?.stop();
-      progress = undefined;
-      ctx.io.stderr.write(`plants: ${signal}: finishing the rows read so far (again to stop at once)\n`);
-      stopped();
-    });
+    stopListening = ctx.onStopSignal(
+      (signal) => {
+        interrupted = signal;
+        progress?.stop();
+        progress = undefined;
+        ctx.io.stderr.write(`plants: ${signal}: finishing the rows read so far (again to stop at once)\n`);
+        stopped();
+      },
+      (signal) => {
+        const inFlight = options.target.local ? 'a write under way is finished' : 'requests in flight are abandoned';
+        ctx.io.stderr.write(`plants: ${signal} again: stopping at once, ${inFlight} (a third time kills it)\n`);
+        abandon.abort();
+      },
+    );
   });
   try {
     if (options.rejects !== undefined) {
@@ -107,7 +118,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       }
     } else if (options.target.local) {
       // An import makes the store where there is none; a delete needs one to be there.
-      const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created' });
+      const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created', stop: abandon.signal });
       try {
         const { work, noopError } = kind.onStore(store);
         await applyInBatches(rows, work, noopError, tally, bulkSettings);
@@ -115,7 +126,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
         await store.close();
       }
     } else {
-      const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
+      const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
       try {
         await applyThroughService(rows, kind.onService(client), tally, bulkSettings, options.concurrency);
       } finally {
