@@ -209,7 +209,7 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
       return new PlantsError('timeout', `no answer from ${url} within ${timeoutSeconds}s; ${maybeCreated}`, sent);
     case 'ECONNREFUSED':
       return new PlantsError('unreachable', `could not connect to ${url}: connection refused`, {
-        hint: 'is the service running? check the base URL with plants config get base-url',
+        hint: 'is the service running, at that base URL? plants config get base-url shows it, plants config set base-url URL changes it',
         cause: error,
       });
     case 'ENOTFOUND':

@@ -35,8 +35,8 @@ describe('argv → options', () => {
     [['create', '--id', '1', '--name=', '--tag='], { plant: { id: '1', name: '', tag: '' }, target: { local: false }, json: false }],
     // A value that looks like a flag, joined to its flag.
     [['create', '--id', '1', '--name=--tag', '--tag=--json'], { plant: { id: '1', name: '--tag', tag: '--json' }, target: { local: false }, json: false }],
-    [['login', '--token', 'T', '--base-url', 'http://h:1'], { token: 'T', baseUrl: 'http://h:1', withToken: false, json: false }],
-    [['login', '--with-token', '--json'], { withToken: true, json: true }],
+    [['login', '--token', 'T', '--base-url', 'http://h:1'], { token: 'T', baseUrl: 'http://h:1', withToken: false, check: true, json: false }],
+    [['login', '--with-token', '--json'], { withToken: true, check: true, json: true }],
     [['logout'], { json: false }],
     [['config', 'list'], { action: 'list', json: false }],
     [['config', 'get', 'base-url', '--json'], { action: 'get', key: 'base-url', json: true }],

@@ -27,8 +27,8 @@ describe('plants auth status', () => {
     expect(await t.run('auth', 'status')).toBe(0);
     expect(t.stdout()).toBe(`${good.url}  ****7890 (config)  accepted\n`);
 
-    expect(await t.run('login', '--base-url', bad.url, '--token', 'not-the-token-of-bad')).toBe(0);
-    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-nobody-at-all')).toBe(0);
+    expect(await t.run('login', '--no-check', '--base-url', bad.url, '--token', 'not-the-token-of-bad')).toBe(0);
+    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-nobody-at-all')).toBe(0);
     const json = await testContext();
     json.ctx.configDir = t.ctx.configDir;
     expect(await json.run('auth', 'status', '--json')).toBe(3);
@@ -53,8 +53,8 @@ describe('plants auth status', () => {
 
   it('says a proxy variable that names no proxy once, as a usage error (exit 2), not once per service', async () => {
     const t = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
-    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-the-first-service')).toBe(0);
-    expect(await t.run('login', '--base-url', 'http://127.0.0.1:2', '--token', 'token-of-the-second-service')).toBe(0);
+    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-the-first-service')).toBe(0);
+    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:2', '--token', 'token-of-the-second-service')).toBe(0);
     const said = t.stderr().length;
     expect(await t.run('auth', 'status')).toBe(2);
     expect(t.stderr().slice(said)).toBe('error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset HTTP_PROXY\n');
@@ -73,11 +73,35 @@ describe('plants auth status', () => {
   });
 });
 
+describe('plants login checks the token with the service before it saves it, as gh does', () => {
+  it('saves a token the service accepts, and says so', async () => {
+    const server = await serve();
+    const t = await testContext();
+    expect(await t.run('login', '--base-url', server.url, '--token', server.token, '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toMatchObject({ loggedIn: true, baseUrl: server.url, checked: true });
+    const saved = JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'));
+    expect(saved).toEqual({ 'base-url': server.url, services: { [server.url]: { token: server.token } } });
+  });
+
+  it('saves nothing, and leaves the base URL as it was, for a refused token (exit 3) or a service not there (exit 4)', async () => {
+    const server = await serve();
+    const t = await testContext();
+    expect(await t.run('config', 'set', 'base-url', 'http://127.0.0.1:7')).toBe(0);
+    const before = await readFile(join(t.ctx.configDir, 'config.json'), 'utf8');
+    expect(await t.run('login', '--base-url', server.url, '--token', 'not-the-token-of-this-service')).toBe(3);
+    expect(t.stderr()).toContain(`error: ${server.url} refused the token: it was not saved\n`);
+    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'a-token-for-nobody')).toBe(4);
+    expect(t.stderr()).toContain('error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to http://127.0.0.1:1/plants: connection refused\n');
+    expect(t.stderr()).toContain('hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url http://127.0.0.1:1 --no-check\n');
+    expect(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8')).toBe(before);
+  });
+});
+
 describe('plants login: where the token comes from', () => {
   it('asks on a terminal, hidden, with no token flag, and with --with-token', async () => {
     for (const argv of [['login'], ['login', '--with-token']]) {
       const t = await testContext({ terminalAnswer: ' typed-token-0123456789 ' });
-      expect(await t.run(...argv, '--base-url', 'https://plants.example.com', '--json')).toBe(0);
+      expect(await t.run(...argv, '--no-check', '--base-url', 'https://plants.example.com', '--json')).toBe(0);
       // With no token flag, it says first that no plants serve of this user's was found there (issue 25, item 7).
       const noServe = argv.length === 1 ? 'no plants serve of yours runs at https://plants.example.com to take its token from: give the token\n' : '';
       expect(t.stderr()).toBe(`${noServe}Token for https://plants.example.com (input hidden): \n`);

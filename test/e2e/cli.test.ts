@@ -71,7 +71,7 @@ describe('bin/plants.cjs', () => {
       outputs.push(result.stdout, result.stderr);
       return result;
     };
-    expect((await record(['login', '--with-token'], `${TOKEN}\n`)).code).toBe(0);
+    expect((await record(['login', '--no-check', '--with-token'], `${TOKEN}\n`)).code).toBe(0);
     expect((await stat(join(home, 'config/config.json'))).mode & 0o777).toBe(0o600);
     await record(['config', 'list']);
     await record(['config', 'list', '--json']);

@@ -58,7 +58,7 @@ describe('plants completion', () => {
     expect(bashCompletes('plants import --base-url http://x:1 ', dir).sort()).toEqual(['garden.ndjson', 'plants:2024.csv']);
     expect(bashCompletes('plants import --base-url http://x:1 g', dir)).toEqual(['garden.ndjson']);
     expect(bashCompletes('plants import --base-url http://[::1]:8080 --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
-    expect(bashCompletes('plants login --base-url http://127.0.0.1:8080 --', dir)).toEqual(['--base-url', '--with-token', '--token', '--json', '--help']);
+    expect(bashCompletes('plants login --base-url http://127.0.0.1:8080 --', dir)).toEqual(['--base-url', '--with-token', '--token', '--no-check', '--json', '--help']);
     expect(bashCompletes('plants delete --base-url http://127.0.0.1:8080 --id 1 --on-missing ', dir)).toEqual(['fail', 'skip']);
     // Completing a word with a colon in it: bash replaces only what follows its last ':'.
     expect(bashCompletes('plants import plants:', dir)).toEqual([':2024.csv']);

@@ -117,7 +117,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     fillUntil(dir, 0);
     for (const argv of [
       ['config', 'set', 'timeout', '7'],
-      ['login', '--token', 'token-on-a-full-disk', '--base-url', 'http://127.0.0.1:9'],
+      ['login', '--no-check', '--token', 'token-on-a-full-disk', '--base-url', 'http://127.0.0.1:9'],
     ]) {
       const result = await runPlants(argv, env);
       expect(result.stderr).toBe(

@@ -18,6 +18,8 @@ export async function run(options: LoginOptions, ctx: Context): Promise<LoginRes
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
   const baseUrl = settings.require('base-url');
   const { token, source } = await findToken(options, ctx, baseUrl, settings);
+  // As gh does: a token is saved once the service takes it. The local serve's token was checked as it was found.
+  const checked = source === 'local server' || (options.check && (await tokenAccepted(ctx, baseUrl, checkToken(token), settings)));
   await writeConfig(ctx, {
     values: options.baseUrl === undefined ? {} : { 'base-url': baseUrl },
     tokens: new Map([[baseUrl, checkToken(token)]]),
@@ -32,6 +34,7 @@ export async function run(options: LoginOptions, ctx: Context): Promise<LoginRes
     configPath: configPath(ctx.configDir),
     baseUrl,
     source,
+    checked,
     ...(source === 'local server' ? { serverTokenFile: serverTokenPath(ctx.dataDir) } : {}),
     warnings,
   };
@@ -55,6 +58,25 @@ async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, s
   throw new PlantsError('usage', `no token given, and standard input is not a terminal to ask on (${noServe})`, {
     hint: `plants login --base-url ${baseUrl} --with-token < token-file, or start plants serve and log in again`,
   });
+}
+
+/**
+ * True once the service accepts the token; a refusal (auth_refused, exit 3) or no answer (exit 4)
+ * is thrown: nothing is saved, and the base URL stays as it was.
+ */
+async function tokenAccepted(ctx: Context, baseUrl: string, token: string, settings: Settings): Promise<true> {
+  let verdict: 'accepted' | 'refused';
+  try {
+    verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')) });
+  } catch (error) {
+    if (!(error instanceof PlantsError) || error.code === 'usage') throw error;
+    throw new PlantsError(error.code, `could not check the token with ${baseUrl}, so it was not saved: ${error.message}`, {
+      cause: error,
+      hint: `start the service (or check the base URL), or save the token unchecked: plants login --base-url ${baseUrl} --no-check`,
+    });
+  }
+  if (verdict === 'refused') throw new PlantsError('auth_refused', `${baseUrl} refused the token: it was not saved`, { hint: 'check the token, and that it is for this service' });
+  return true;
 }
 
 async function ask(ctx: Context, baseUrl: string): Promise<string> {

@@ -11,6 +11,8 @@ export interface LogoutResult {
   baseUrl: string;
   hadToken: boolean;
   envTokenSet: boolean;
+  /** Where the base URL that stays comes from: `config` (saved by login), `env`, `flag`, `default`. */
+  baseUrlFrom: string | undefined;
 }
 
 export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
@@ -18,7 +20,7 @@ export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutR
   const baseUrl = settings.require('base-url');
   const hadToken = settings.file.tokens.has(baseUrl);
   if (hadToken) await writeConfig(ctx, { tokens: new Map([[baseUrl, undefined]]) });
-  return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '' };
+  return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '', baseUrlFrom: settings.get('base-url').source };
 }
 
 export function renderHuman(result: LogoutResult, io: IOStreams): void {
@@ -29,6 +31,8 @@ export function renderHuman(result: LogoutResult, io: IOStreams): void {
       ? `${style.green('Logged out')} of ${baseUrl}: its token removed from ${configPathShown}\n`
       : `Not logged in to ${baseUrl}: no token for it in ${configPathShown}\n`,
   );
+  // The base URL login saved stays: the next command goes there, and says it has no token for it.
+  if (result.baseUrlFrom === 'config') io.stderr.write(`The base URL stays ${baseUrl} (plants config unset base-url forgets it; plants config set base-url URL changes it)\n`);
   if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
 }
 
