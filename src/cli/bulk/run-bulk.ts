@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { IMPORT_RETRY } from '../../client/retry.js';
 import { PlantsError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
@@ -62,6 +63,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // first. A third kills the process.
   let interrupted: string | undefined;
   const abandon = new AbortController();
+  // Each request in flight listens for it (undici's signal), and the lock wait of a local store:
+  // at most --concurrency + 1 at once, above Node's warning threshold of 10 for a leak.
+  setMaxListeners(options.concurrency + 1, abandon.signal);
   let stopListening: () => void = () => undefined;
   const stop = new Promise<void>((stopped) => {
     stopListening = ctx.onStopSignal(
