@@ -40,12 +40,12 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
         const delay = retryDelayMs(retry, attempt, undefined);
         const givingUp = lastTry || !isRetryableError(error) || (!answered && Date.now() + delay - started > FIRST_CONNECTION_MS);
         if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);
-        await sleep(delay);
+        await sleep(delay, options.stop);
         continue;
       }
       answered = true;
       if (lastTry || !isRetryableStatus(answer.status)) return answer;
-      await sleep(retryDelayMs(retry, attempt, answer.retryAfter));
+      await sleep(retryDelayMs(retry, attempt, answer.retryAfter), options.stop);
     }
   };
   return {
@@ -71,6 +71,18 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The wait before a try again; a stop ends it early (the next try then sees the stop and sends
+ * nothing): a Retry-After of a minute must not hold a second Ctrl-C for as long.
+ */
+function sleep(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -123,4 +123,53 @@ describe('plants import interrupted', () => {
       await service.close();
     }
   });
+
+  it('by a second signal, remote: stops waiting to send again after a 503 (Retry-After: 60) at once, not sent, exit 130', async () => {
+    const home = await tempDir();
+    const service = await fakeService();
+    service.answer({ status: 503, headers: { 'retry-after': '60' }, body: '{"error":1,"message":"busy"}' });
+    try {
+      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
+      const { child, result } = importFromOpenPipe(['--concurrency', '2', '--json'], env, ndjson(1, 10));
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await waitFor('2 requests answered 503', () => service.requests.length === 2);
+      child.kill('SIGINT');
+      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+      // Apart by more than the 50 ms within which a repeat is taken as the same signal.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill('SIGINT');
+      // Bounded by the test's own time-out: before, the import slept out the service's 60 s.
+      const { code, signal, stdout } = await result;
+      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      const summary = JSON.parse(stdout);
+      expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 0, notSent: 10 });
+      expect(service.requests).toHaveLength(2);
+    } finally {
+      await service.close();
+    }
+  }, 20_000);
+
+  it('by a second signal, a remote dry run: abandons its reads in flight at once, exit 130', async () => {
+    const home = await tempDir();
+    const service = await fakeService();
+    service.answer({ status: 200, delayMs: 60_000 });
+    try {
+      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
+      const { child, result } = importFromOpenPipe(['--on-conflict', 'update', '--dry-run', '--concurrency', '2', '--json'], env, ndjson(1, 10));
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await waitFor('2 reads in flight', () => service.requests.length === 2);
+      child.kill('SIGINT');
+      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill('SIGINT');
+      const { code, signal, stdout } = await result;
+      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      expect(JSON.parse(stdout).dryRun).toBe(true);
+      expect(service.requests.every((request) => request.method === 'GET')).toBe(true);
+    } finally {
+      await service.close();
+    }
+  }, 20_000);
 });

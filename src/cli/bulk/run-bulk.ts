@@ -63,9 +63,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // first. A third kills the process.
   let interrupted: string | undefined;
   const abandon = new AbortController();
-  // Each request in flight listens for it (undici's signal), and the lock wait of a local store:
-  // at most --concurrency + 1 at once, above Node's warning threshold of 10 for a leak.
-  setMaxListeners(options.concurrency + 1, abandon.signal);
+  // Each request in flight listens for it (undici's signal), and each wait to send one again: at
+  // most --concurrency at once, which may be above Node's threshold of 10 for a leak warning.
+  setMaxListeners(Math.max(10, options.concurrency), abandon.signal);
   let stopListening: () => void = () => undefined;
   const stop = new Promise<void>((stopped) => {
     stopListening = ctx.onStopSignal(
@@ -106,14 +106,14 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       // exists, and what each row's work would come to, its repeats in the input included.
       const checking = { ...bulkSettings, dryRun: false };
       if (options.target.local) {
-        const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created' });
+        const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created', stop: abandon.signal });
         try {
           await applyInBatches(rows, kind.check.onStore(store), (row) => kind.onStore(store).noopError(row), tally, checking);
         } finally {
           await store.close();
         }
       } else {
-        const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY });
+        const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
         try {
           await applyThroughService(rows, kind.check.onService(client), tally, checking, options.concurrency);
         } finally {
