@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFirstLine } from '../../src/cli/first-line.js';
+import { fakeService } from '../helpers/fake-service.js';
 import { servedDataDir, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { testContext } from '../helpers/test-context.js';
@@ -94,6 +95,20 @@ describe('plants login checks the token with the service before it saves it, as 
     expect(t.stderr()).toContain('error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to http://127.0.0.1:1/plants: connection refused\n');
     expect(t.stderr()).toContain('hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url http://127.0.0.1:1 --no-check\n');
     expect(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8')).toBe(before);
+  });
+
+  it('keeps the hint of an answer outside the contract (a redirect: point --base-url at the new address), with --no-check', async () => {
+    const service = await fakeService();
+    service.answer({ status: 301, headers: { location: 'https://plants.example.com/plants' } });
+    try {
+      const t = await testContext();
+      expect(await t.run('login', '--base-url', service.url, '--token', 'a-token-for-a-moved-service')).toBe(4);
+      expect(t.stderr()).toContain(`error: could not check the token with ${service.url}, so it was not saved: the service answered HTTP 301, a redirect to https://plants.example.com/plants`);
+      expect(t.stderr()).toContain(`hint: if the service has moved, point --base-url (or plants config set base-url) at its new address; or save the token unchecked: plants login --base-url ${service.url} --no-check\n`);
+      expect(t.stderr()).not.toContain('a-token-for-a-moved-service');
+    } finally {
+      await service.close();
+    }
   });
 });
 

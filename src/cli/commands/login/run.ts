@@ -70,10 +70,10 @@ async function tokenAccepted(ctx: Context, baseUrl: string, token: string, setti
     verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')) });
   } catch (error) {
     if (!(error instanceof PlantsError) || error.code === 'usage') throw error;
-    throw new PlantsError(error.code, `could not check the token with ${baseUrl}, so it was not saved: ${error.message}`, {
-      cause: error,
-      hint: `start the service (or check the base URL), or save the token unchecked: plants login --base-url ${baseUrl} --no-check`,
-    });
+    const unchecked = `save the token unchecked: plants login --base-url ${baseUrl} --no-check`;
+    // An answer outside the contract has the better hint (a redirect: the service moved); no answer, this one.
+    const hint = error.code === 'bad_response' && error.hint !== undefined ? `${error.hint}; or ${unchecked}` : `start the service (or check the base URL), or ${unchecked}`;
+    throw new PlantsError(error.code, `could not check the token with ${baseUrl}, so it was not saved: ${error.message}`, { cause: error, hint });
   }
   if (verdict === 'refused') throw new PlantsError('auth_refused', `${baseUrl} refused the token: it was not saved`, { hint: 'check the token, and that it is for this service' });
   return true;
