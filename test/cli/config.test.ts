@@ -89,6 +89,16 @@ describe('plants login / logout', () => {
     expect(await t.run('logout')).toBe(0);
     expect(t.stderr()).toContain('Not logged in to http://h:1: no token for it in');
   });
+
+  it('logout says where the base URL that stays comes from: in --json always, in words when login saved it', async () => {
+    const t = await testContext();
+    await t.run('login', '--no-check', '--token', TOKEN, '--base-url', 'http://h:1');
+    expect(await t.run('logout', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: true, baseUrl: 'http://h:1', hadToken: true, baseUrlFrom: 'config' });
+    const other = await testContext();
+    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(0);
+    expect(other.stderr()).not.toContain('The base URL stays');
+  });
 });
 
 describe('usage errors', () => {
