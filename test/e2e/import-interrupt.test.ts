@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
-import { fakeService } from '../helpers/fake-service.js';
+import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -19,6 +19,26 @@ function importFromOpenPipe(args: string[], env: Record<string, string>, rows: s
   const result = exited(child);
   child.stdin?.write(rows);
   return { child, result };
+}
+
+/**
+ * A remote import of 10 rows from an open pipe, given a SIGINT once `inFlight` requests reached
+ * `service`, and a second one 200 ms after the first was taken: apart by more than the 50 ms
+ * within which a repeat is the same signal.
+ */
+async function interruptedTwice(service: FakeService, args: string[], inFlight: number) {
+  const env = isolatedEnv(await tempDir(), { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
+  const { child, result } = importFromOpenPipe([...args, '--json'], env, ndjson(1, 10));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await waitFor(`${inFlight} requests to reach the service`, () => service.requests.length === inFlight);
+  child.kill('SIGINT');
+  await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const runningAfterFirst = child.exitCode === null;
+  child.kill('SIGINT');
+  const { code, signal, stdout } = await result;
+  return { code, signal, stdout, stderr, runningAfterFirst };
 }
 
 describe('plants import interrupted', () => {
@@ -96,22 +116,12 @@ describe('plants import interrupted', () => {
   });
 
   it('by a second signal, remote: abandons the requests in flight at once, counted as unknown, the rest not sent, exit 130', async () => {
-    const home = await tempDir();
     const service = await fakeService();
     // A service that takes the requests and does not answer them (within the client's 30 s).
     service.answer({ status: 200, delayMs: 60_000 });
     try {
-      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
-      const { child, result } = importFromOpenPipe(['--concurrency', '4', '--json'], env, ndjson(1, 10));
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await waitFor('4 requests in flight', () => service.requests.length === 4);
-      child.kill('SIGINT');
-      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(child.exitCode).toBeNull();
-      child.kill('SIGINT');
-      const { code, signal, stdout } = await result;
+      const { code, signal, stdout, stderr, runningAfterFirst } = await interruptedTwice(service, ['--concurrency', '4'], 4);
+      expect(runningAfterFirst).toBe(true);
       expect({ code, signal }).toEqual({ code: 130, signal: null });
       expect(stderr).toContain('plants: SIGINT again: stopping at once, requests in flight are abandoned (a third time kills it)\n');
       const summary = JSON.parse(stdout);
@@ -125,22 +135,11 @@ describe('plants import interrupted', () => {
   });
 
   it('by a second signal, remote: stops waiting to send again after a 503 (Retry-After: 60) at once, not sent, exit 130', async () => {
-    const home = await tempDir();
     const service = await fakeService();
     service.answer({ status: 503, headers: { 'retry-after': '60' }, body: '{"error":1,"message":"busy"}' });
     try {
-      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
-      const { child, result } = importFromOpenPipe(['--concurrency', '2', '--json'], env, ndjson(1, 10));
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await waitFor('2 requests answered 503', () => service.requests.length === 2);
-      child.kill('SIGINT');
-      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
-      // Apart by more than the 50 ms within which a repeat is taken as the same signal.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      child.kill('SIGINT');
       // Bounded by the test's own time-out: before, the import slept out the service's 60 s.
-      const { code, signal, stdout } = await result;
+      const { code, signal, stdout } = await interruptedTwice(service, ['--concurrency', '2'], 2);
       expect({ code, signal }).toEqual({ code: 130, signal: null });
       const summary = JSON.parse(stdout);
       expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 0, notSent: 10 });
@@ -151,20 +150,10 @@ describe('plants import interrupted', () => {
   }, 20_000);
 
   it('by a second signal, a remote dry run: abandons its reads in flight at once, exit 130', async () => {
-    const home = await tempDir();
     const service = await fakeService();
     service.answer({ status: 200, delayMs: 60_000 });
     try {
-      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
-      const { child, result } = importFromOpenPipe(['--on-conflict', 'update', '--dry-run', '--concurrency', '2', '--json'], env, ndjson(1, 10));
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await waitFor('2 reads in flight', () => service.requests.length === 2);
-      child.kill('SIGINT');
-      await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      child.kill('SIGINT');
-      const { code, signal, stdout } = await result;
+      const { code, signal, stdout } = await interruptedTwice(service, ['--on-conflict', 'update', '--dry-run', '--concurrency', '2'], 2);
       expect({ code, signal }).toEqual({ code: 130, signal: null });
       expect(JSON.parse(stdout).dryRun).toBe(true);
       expect(service.requests.every((request) => request.method === 'GET')).toBe(true);
