@@ -1,22 +1,21 @@
-import { namedEntry } from './flag-values.js';
-import { processContext } from './process-context.js';
-import { COMMANDS } from './program.js';
-import { runCommandLine } from './run-command-line.js';
+// Inlined by the bundler: no file to find or read at start-up. Its version only: the bundle holds
+// nothing else of the file (build.mjs).
+import packageJson from '../../package.json' with { type: 'json' };
 
-/** The whole program, for bin/plants.cjs: runs the command line, resolves to the exit code. */
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
-  process.title = processTitle(argv);
-  return runCommandLine(argv, await processContext(argv));
-}
+/** The words that ask for the version alone; the program's help lists them (help.ts). */
+const VERSION_FLAGS: readonly string[] = ['-V', '--version'];
 
 /**
- * What `ps` and /proc/<pid>/cmdline show for the process's life: `plants` and the command argv
- * names, also past the program's flags (`plants --no-color serve` is `plants serve`, the title
- * plants login looks for), and never an argument, where a --token would be for anyone on the
- * machine to read. Only a declared name: no word of argv is copied unchecked. The declarations
- * only (program.ts), no command's implementation: run-command-line.ts loads them anyway.
+ * The whole program, for bin/plants.cjs: runs the command line, resolves to the exit code.
+ * `plants --version` needs the version and nothing else: not commander, not a declaration of any
+ * command, not the context. Every other command line loads the program (run-process.ts).
  */
-export function processTitle(argv: readonly string[]): string {
-  const named = namedEntry(COMMANDS, argv);
-  return named === undefined ? 'plants' : `plants ${named.name}`;
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] as string)) {
+    // As commander prints it; a closed stdout (`plants --version | true`) is no error of ours.
+    process.stdout.on('error', () => undefined).write(`${packageJson.version}\n`);
+    return 0;
+  }
+  const { runProcess } = await import('./run-process.js');
+  return await runProcess(argv);
 }

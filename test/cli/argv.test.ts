@@ -5,7 +5,7 @@ import { buildProgram } from '../../src/cli/commander-program.js';
 import type { IOStreams } from '../../src/cli/context.js';
 import { styleFor } from '../../src/cli/output.js';
 import { COMMAND_SECTIONS } from '../../src/cli/program.js';
-import { processTitle } from '../../src/cli/main.js';
+import { processTitle } from '../../src/cli/run-process.js';
 import { wantsJson } from '../../src/cli/run-command-line.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { testContext } from '../helpers/test-context.js';

@@ -31,9 +31,12 @@ describe('bin/plants.cjs', () => {
 
   it('prints its version and help, exit 0', async () => {
     const home = await tempDir();
-    const version = await runPlants(['--version'], isolatedEnv(home));
-    expect(version).toMatchObject({ code: 0, stderr: '' });
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // The word alone (main.ts answers it), and among others (commander does).
+    for (const words of [['--version'], ['-V'], ['--no-color', '--version']]) {
+      const version = await runPlants(words, isolatedEnv(home));
+      expect(version).toMatchObject({ code: 0, stderr: '' });
+      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
     const help = await runPlants(['create', '--help'], isolatedEnv(home));
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--id <id>');
