@@ -5,7 +5,7 @@ import { DELETED, type JournalFile } from './journal.js';
 import type { JournalTail } from './journal-tail.js';
 import { EntriesBuilder, find, type Entries, type SortedEntries } from './sorted-entries.js';
 import { storeCorruptError } from './store-errors.js';
-import type { StoreFileView, StoreLine } from './store-file-view.js';
+import { heldAs, type StoreFileView, type StoreLine } from './store-file-view.js';
 
 /** The journal as a snapshot saw it. */
 export interface JournalSeen {
@@ -78,13 +78,12 @@ export class Snapshot {
    * line and every stored line is canonical (checked as it was read, or re-encoded).
    */
   holds(id: bigint, line: string): 'absent' | 'same' | 'other' {
-    const stored = this.lineOf(id);
-    if (stored === undefined) return 'absent';
-    if (stored === line) return 'same';
-    // As get checks: never another plant's line. Both start `{"id":<id>,`.
-    const idEnd = line.indexOf(',') + 1;
-    if (stored.length <= idEnd || !stored.startsWith(line.slice(0, idEnd))) throw this.notItsLine(id, stored);
-    return 'other';
+    const value = this.journalSay(id);
+    // The store file's plant is compared where it is; the journal's, as text.
+    const held = value === undefined ? this.store.view.holds(id, line) : heldAs(value === DELETED ? undefined : this.journalLine(value, this.journal.file), line);
+    // As get checks: never another plant's line.
+    if (held === 'foreign') throw this.notItsLine(id, this.lineOf(id) as string);
+    return held;
   }
 
   /** A page of plants in id order: paging by `after` is stable, since each page is of one snapshot. */
