@@ -53,6 +53,11 @@ class Pending {
     return pending === undefined ? this.get(id) : (pending ?? undefined);
   }
 
+  /** Whether a write decided so far in the call is of this id. */
+  wrote(id: bigint): boolean {
+    return this.plants.has(id);
+  }
+
   set(id: bigint, plant: NewPlant | null): void {
     this.plants.set(id, plant);
   }
@@ -76,11 +81,30 @@ export function decideDeletes(targets: readonly (bigint | Removal)[], has: (id: 
   });
 }
 
-/** The outcome of each put, and the plants to write, in order (an id twice: the later one wins). */
-export function decidePuts(puts: readonly Put[], get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf): { outcomes: PutOutcome[]; writes: NewPlant[] } {
+/**
+ * How the plant a store holds of a put's id compares with the put's plant: none, the same, or
+ * another. A store that can tell without reading the stored plant (the file store compares
+ * canonical lines) hands this to decidePuts with `get`; `i` is the put's position in the call.
+ */
+export type Holds = (i: number) => 'absent' | 'same' | 'other';
+
+/**
+ * The outcome of each put, and the plants to write, in order (an id twice: the later one wins).
+ * With `holds`, a put whose precondition names no ETag, on an id no earlier put of the call wrote,
+ * is decided by it; any other by the plant `get` reads.
+ */
+export function decidePuts(puts: readonly Put[], get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf, holds?: Holds): { outcomes: PutOutcome[]; writes: NewPlant[] } {
   const pending = new Pending(get);
   const writes: NewPlant[] = [];
-  const outcomes = puts.map(({ plant, expect }): PutOutcome => {
+  const outcomes = puts.map(({ plant, expect }, i): PutOutcome => {
+    if (holds !== undefined && typeof expect !== 'object' && !pending.wrote(plant.id)) {
+      const held = holds(i);
+      if (expect === (held === 'absent' ? 'present' : 'absent')) return 'mismatch';
+      if (held === 'same') return 'unchanged';
+      pending.set(plant.id, plant);
+      writes.push(plant);
+      return held === 'absent' ? 'created' : 'updated';
+    }
     const before = pending.now(plant.id);
     if (!meets(before, expect, etagOf)) return 'mismatch';
     if (before !== undefined && samePlant(before, plant)) return 'unchanged';

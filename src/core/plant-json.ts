@@ -1,7 +1,7 @@
 import type { PlantsError } from './errors.js';
 import { INT64_MAX, INT64_MIN } from './int64.js';
 import { parseJson } from './json.js';
-import { isValidText } from './fields.js';
+import { isValidText, LIMITS } from './fields.js';
 import { checkNewPlant, invalidPlant } from './new-plant.js';
 import type { NewPlant } from './schemas.js';
 
@@ -49,6 +49,60 @@ export function canonicalPlant(line: string): NewPlant | undefined {
   }
   const plant = valid(BigInt(start[1] as string), parsed.name, parsed.tag);
   return plant !== undefined && encodePlant(plant) === line ? plant : undefined;
+}
+
+const ascii = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
+const PLAIN_HEAD = ascii('{"id":');
+const NAME_FIELD = ascii(',"name":"');
+const TAG_FIELD = ascii(',"tag":"');
+
+/**
+ * The id of a plant's line given as bytes, where the line is canonical and plain: an id of at
+ * most 15 digits, a name and a tag (if any) of printable ASCII without escapes, each within the
+ * length limit. What canonicalPlant accepts of such a line, decided on its bytes without making a
+ * string, a BigInt or a plant (a cold read of a journal checks each of its lines). Undefined for
+ * any other line, valid or not: the caller then reads it as a string, with canonicalPlant and the
+ * lossless parser.
+ */
+export function plainLineId(bytes: Uint8Array, from: number, to: number): number | undefined {
+  if (!startsWith(bytes, from, to, PLAIN_HEAD)) return undefined;
+  let at = from + PLAIN_HEAD.length;
+  const negative = bytes[at] === 0x2d;
+  if (negative) at += 1;
+  const digitsFrom = at;
+  let id = 0;
+  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) id = id * 10 + ((bytes[at] as number) - 0x30);
+  const digits = at - digitsFrom;
+  // No leading zero, no "-0", and a double holds it exactly (longer ids are read the slow way).
+  if (digits === 0 || digits > 15 || (bytes[digitsFrom] === 0x30 && (digits > 1 || negative))) return undefined;
+  if (!startsWith(bytes, at, to, NAME_FIELD)) return undefined;
+  at = plainText(bytes, at + NAME_FIELD.length, to);
+  if (at === -1) return undefined;
+  if (startsWith(bytes, at, to, TAG_FIELD)) {
+    at = plainText(bytes, at + TAG_FIELD.length, to);
+    if (at === -1) return undefined;
+  }
+  return at === to - 1 && bytes[at] === 0x7d ? (negative ? -id : id) : undefined;
+}
+
+function startsWith(bytes: Uint8Array, at: number, to: number, prefix: Uint8Array): boolean {
+  if (to - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * Where a plain string's text starting at `at` ends, past its closing quote: printable ASCII
+ * (0x20-0x7f) with no quote or backslash, within the length limit (a byte a character); else -1.
+ */
+function plainText(bytes: Uint8Array, at: number, to: number): number {
+  const limit = Math.min(to, at + LIMITS.textMaxCharacters + 1);
+  for (let i = at; i < limit; i += 1) {
+    const byte = bytes[i] as number;
+    if (byte === 0x22) return i + 1;
+    if (byte < 0x20 || byte > 0x7f || byte === 0x5c) return -1;
+  }
+  return -1;
 }
 
 function valid(id: bigint, name: unknown, tag: unknown): NewPlant | undefined {

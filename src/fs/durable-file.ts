@@ -74,8 +74,8 @@ export interface ReplaceOptions {
   durableRename?: boolean;
 }
 
-/** The content of a file to write: whole, or produced in chunks by a function given `write`. */
-export type FileContent = string | Uint8Array | ((write: (chunk: string | Uint8Array) => void) => void);
+/** The content of a file to write: whole, or produced in chunks by a function given `write`, which returns each chunk's size in bytes. */
+export type FileContent = string | Uint8Array | ((write: (chunk: string | Uint8Array) => number) => void);
 
 /** Chunks are gathered to this size before each write(2). */
 const CHUNK_BYTES = 1024 * 1024;
@@ -135,17 +135,18 @@ function writeContent(fs: FileSystem, fd: number, content: FileContent): number 
     used = 0;
   };
   content((chunk) => {
-    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-    if (used + size > CHUNK_BYTES) flush();
-    if (size > CHUNK_BYTES) {
+    // A string takes at most 3 bytes a UTF-16 unit: room is made for that, without measuring it first.
+    const most = typeof chunk === 'string' ? chunk.length * 3 : chunk.length;
+    if (used + most > CHUNK_BYTES) flush();
+    if (most > CHUNK_BYTES) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       writeAllSync(fs, fd, bytes);
       written += bytes.length;
-    } else if (typeof chunk === 'string') used += buffer.write(chunk, used);
-    else {
-      buffer.set(chunk, used);
-      used += size;
+      return bytes.length;
     }
+    const size = typeof chunk === 'string' ? buffer.write(chunk, used) : (buffer.set(chunk, used), chunk.length);
+    used += size;
+    return size;
   });
   flush();
   return written;

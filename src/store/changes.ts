@@ -27,10 +27,17 @@ export function adding(plants: readonly NewPlant[]): Decision<AddOutcome> {
   };
 }
 
+/**
+ * Puts, each compared with the plant stored as canonical lines (snapshot.holds): the new plant's
+ * line is the one it appends, so no stored plant is read to tell `updated` from `unchanged`.
+ */
 export function putting(puts: readonly Put[], etagOf: EtagOf | undefined): Decision<PutOutcome> {
   return (snapshot) => {
-    const { outcomes, writes } = decidePuts(puts, (id) => snapshot.get(id), etagOf);
-    return { outcomes, changes: plantLines(writes) };
+    const lines = puts.map(({ plant }) => encodePlant(plant));
+    const { outcomes, writes } = decidePuts(puts, (id) => snapshot.get(id), etagOf, (i) => snapshot.holds((puts[i] as Put).plant.id, lines[i] as string));
+    // A put is written where it created or updated, once, in order (decidePuts).
+    const written = lines.filter((_, i) => outcomes[i] === 'created' || outcomes[i] === 'updated');
+    return { outcomes, changes: { ids: writes.map((plant) => plant.id), lines: written, deleted: false } };
   };
 }
 

@@ -99,14 +99,14 @@ function writeFold(fs: FileSystem, path: string, snapshot: Snapshot, lease: Held
   replaceFileSync(
     path,
     (write) => {
-      const renewing = (chunk: string | Uint8Array) => {
-        write(chunk);
-        // Characters of a string, not bytes: about as many, and as often as needed.
-        unrenewed += chunk.length;
+      const renewing = (chunk: string) => {
+        const size = write(chunk);
+        unrenewed += size;
         if (unrenewed >= RENEW_EVERY_BYTES) {
           unrenewed = 0;
           lease.confirm();
         }
+        return size;
       };
       writeStoreFile(renewing, snapshot.lines(), (id, start) => entries.push(id, start));
     },

@@ -1,27 +1,42 @@
 import { IdMap } from '../core/id-map.js';
-import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
+import { EntriesBuilder, find, SortedEntries } from './sorted-entries.js';
 
 /**
  * The entries of every tail made from one empty tail: a log that only grows, in typed arrays that
  * double as they fill (no object, no BigInt kept per line: an import's tail is a hundred thousand).
+ * Its first entries never change: a tail of them may be given views of its arrays.
  */
 class Log {
   ids = new BigInt64Array(256);
   values = new Float64Array(256);
-  /** For each entry, the one before it of the same id, or -1. */
+  /** For each entry, the one before it of the same id, or -1: worked out by `link`, as needed. */
   previous = new Int32Array(256);
-  /** Each id's latest entry. */
+  /** Each id's latest entry among those linked. */
   readonly latest = new IdMap<number>();
   length = 0;
+  /** How many of the first entries are in ascending id order, each id above the one before. */
+  ascending = 0;
+  private last = 0n;
+  private linked = 0;
 
   push(id: bigint, value: number): void {
     if (this.length === this.ids.length) this.grow();
     const i = this.length;
     this.ids[i] = id;
     this.values[i] = value;
-    this.previous[i] = this.latest.get(id) ?? -1;
-    this.latest.set(id, i);
+    if (this.ascending === i && (i === 0 || id > this.last)) this.ascending = i + 1;
+    this.last = id;
     this.length += 1;
+  }
+
+  /** Links every entry to the one before it of the same id (`previous`, `latest`). */
+  link(): void {
+    for (let i = this.linked; i < this.length; i += 1) {
+      const id = this.ids[i] as bigint;
+      this.previous[i] = this.latest.get(id) ?? -1;
+      this.latest.set(id, i);
+    }
+    this.linked = this.length;
   }
 
   private grow(): void {
@@ -54,8 +69,18 @@ export class JournalTail {
     return new JournalTail(new Log(), 0);
   }
 
-  /** What the last of this tail's lines about `id` says, if any does. */
+  /**
+   * What the last of this tail's lines about `id` says, if any does. Lines in id order (an import
+   * of ids in order, one that replaces them) are searched by halving, which costs nothing to set
+   * up; any others through a map of each id's latest line.
+   */
   get(id: bigint): number | undefined {
+    if (this.inOrder()) {
+      const sorted = this.sorted();
+      const position = find(sorted, id);
+      return position === -1 ? undefined : sorted.valueAt(position);
+    }
+    this.log.link();
     let entry = this.log.latest.get(id) ?? -1;
     while (entry >= this.lines) entry = this.log.previous[entry] as number;
     return entry === -1 ? undefined : this.log.values[entry];
@@ -73,9 +98,17 @@ export class JournalTail {
     return new JournalTail(log, log.length);
   }
 
+  /** Whether this tail's lines are in ascending id order, each id once. */
+  private inOrder(): boolean {
+    return this.lines <= this.log.ascending;
+  }
+
   /** Each id's last entry, in id order. */
   sorted(): SortedEntries {
+    // In id order, each id once: the log's own entries, as they are.
+    if (this.sortedCache === undefined && this.inOrder()) this.sortedCache = new SortedEntries(this.log.ids.subarray(0, this.lines), this.log.values.subarray(0, this.lines));
     if (this.sortedCache === undefined) {
+      this.log.link();
       const builder = new EntriesBuilder();
       const { ids, previous, values } = this.log;
       // An entry that is its id's last (within this tail), in the order they came.

@@ -1,6 +1,6 @@
 import { isPlantsError } from '../core/errors.js';
 import { INT64_MAX, INT64_MIN } from '../core/int64.js';
-import { encodePlant, readPlantJson } from '../core/plant-json.js';
+import { encodePlant, plainLineId, readPlantJson } from '../core/plant-json.js';
 import { fdatasync, syncDirectory, writeAll } from '../fs/durable-file.js';
 import type { BigIntStats, FileSystem } from '../fs/file-system.js';
 import { readLinesSync } from '../fs/lines.js';
@@ -54,6 +54,12 @@ export function readJournal(fs: FileSystem, fd: number, path: string, from: numb
     wholeBytes = readLinesSync(fs, fd, from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo, start) => {
       lines += 1;
       if (bytes === undefined) throw storeCorruptError(path, `${name(start)} is not JSON (longer than any plant: over ${MAX_LINE_BYTES} bytes)`);
+      // Nearly every line: a plain canonical plant, checked on its bytes.
+      const plain = plainLineId(bytes, lineFrom, lineTo);
+      if (plain !== undefined) {
+        onEntry(BigInt(plain), start);
+        return;
+      }
       const text = bytes.toString('utf8', lineFrom, lineTo);
       const deleted = DELETE_LINE.exec(text);
       if (deleted !== null) {

@@ -5,7 +5,7 @@ import { DELETED, type JournalFile } from './journal.js';
 import type { JournalTail } from './journal-tail.js';
 import { EntriesBuilder, find, type Entries, type SortedEntries } from './sorted-entries.js';
 import { storeCorruptError } from './store-errors.js';
-import type { StoreFileView, StoreLine } from './store-file-view.js';
+import { heldAs, type StoreFileView, type StoreLine } from './store-file-view.js';
 
 /** The journal as a snapshot saw it. */
 export interface JournalSeen {
@@ -52,13 +52,38 @@ export class Snapshot {
   }
 
   get(id: bigint): NewPlant | undefined {
-    const value = this.journalSay(id);
-    const line = value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
+    const line = this.lineOf(id);
     if (line === undefined) return undefined;
     const plant = this.plantOf(line);
     // Where a file changed under its index in a way no stamp shows: never another plant's line.
-    if (plant.id !== id) throw storeCorruptError(this.store.path, `the line found for id ${id} is the plant ${plant.id}: its index does not match its files (remove ${this.store.path}.index)`);
+    if (plant.id !== id) throw this.notItsLine(id, line);
     return plant;
+  }
+
+  /** The canonical line of the plant of `id`, if there is one. */
+  private lineOf(id: bigint): string | undefined {
+    const value = this.journalSay(id);
+    return value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
+  }
+
+  private notItsLine(id: bigint, line: string): Error {
+    const found = canonicalPlant(line);
+    const what = found === undefined ? `not a plant: ${line.slice(0, 60)}` : `the plant ${found.id}`;
+    return storeCorruptError(this.store.path, `the line found for id ${id} is ${what}: its index does not match its files (remove ${this.store.path}.index)`);
+  }
+
+  /**
+   * Whether the plant of `id` is stored as `line`, its canonical line ('same'), as another line
+   * ('other'), or not at all: compared as text, which is exact, since a plant has one canonical
+   * line and every stored line is canonical (checked as it was read, or re-encoded).
+   */
+  holds(id: bigint, line: string): 'absent' | 'same' | 'other' {
+    const value = this.journalSay(id);
+    // The store file's plant is compared where it is; the journal's, as text.
+    const held = value === undefined ? this.store.view.holds(id, line) : heldAs(value === DELETED ? undefined : this.journalLine(value, this.journal.file), line);
+    // As get checks: never another plant's line.
+    if (held === 'foreign') throw this.notItsLine(id, this.lineOf(id) as string);
+    return held;
   }
 
   /** A page of plants in id order: paging by `after` is stable, since each page is of one snapshot. */

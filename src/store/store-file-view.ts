@@ -3,13 +3,25 @@ import type { FileSystem } from '../fs/file-system.js';
 import { LineCutter, readLineAt } from '../fs/lines.js';
 import { find, SortedEntries } from './sorted-entries.js';
 import { storeCorruptError, storeIoError } from './store-errors.js';
-import { lineId, lineText, MAX_LINE_BYTES, plantLines } from './store-file.js';
+import { INDENT, lineId, lineText, MAX_LINE_BYTES, plantLines } from './store-file.js';
 import { scanStoreFile } from './store-file-scan.js';
 
 /** A plant's line as a snapshot reads it from the store file: its id, and its canonical text. */
 export interface StoreLine {
   id: bigint;
   line: string;
+}
+
+/** What a store file holds of an id, against a line of a plant of that id (StoreFileView.holds). */
+export type Held = 'absent' | 'same' | 'other' | 'foreign';
+
+/** How a stored line compares with `line` (of the same id): both canonical, so equal text is the same plant. */
+export function heldAs(stored: string | undefined, line: string): Held {
+  if (stored === undefined) return 'absent';
+  if (stored === line) return 'same';
+  // Both start `{"id":<id>,`.
+  const idEnd = line.indexOf(',') + 1;
+  return stored.length > idEnd && stored.startsWith(line.slice(0, idEnd)) ? 'other' : 'foreign';
 }
 
 /** The plants of a store file, as a snapshot reads them: never changed once made. */
@@ -23,6 +35,11 @@ export interface StoreFileView {
   readonly canonical: boolean;
   /** The canonical line of the plant with this id, if the file has one. */
   lineOf(id: bigint): string | undefined;
+  /**
+   * How the plant with this id compares with the canonical line `line` of a plant of that id:
+   * none, the same line, another, or a line of another id (a file that does not match its index).
+   */
+  holds(id: bigint, line: string): Held;
   /** Whether the file has a plant with this id. */
   has(id: bigint): boolean;
   /** The plants from the first whose id is above `after` (all, if undefined), in id order, as they are read. */
@@ -78,6 +95,17 @@ export class FileView implements StoreFileView {
       return position === -1 ? undefined : this.textAt(entries.valueAt(position));
     }
     return this.halvingTo(id);
+  }
+
+  holds(id: bigint, line: string): Held {
+    const entries = this.searched();
+    if (entries === undefined) return heldAs(this.halvingTo(id), line);
+    const position = find(entries, id);
+    if (position === -1) return 'absent';
+    const start = entries.valueAt(position);
+    const end = this.blockEnd(start);
+    // Compared on the block's bytes, without making a string of the stored line (an update import asks for each of its rows).
+    return end === -1 ? heldAs(this.textAt(start), line) : (sameBytes(this.block, start - this.blockStart + INDENT.length, this.block[end - 1] === 0x2c ? end - 1 : end, line) ?? heldAs(this.textAt(start), line));
   }
 
   /** The line of the plant with this id, found by halving the file. */
@@ -179,23 +207,28 @@ export class FileView implements StoreFileView {
    * a line a read.
    */
   private textAt(start: number): string {
-    let offset = start - this.blockStart;
-    let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
+    const end = this.blockEnd(start);
     if (end === -1) {
-      const size = Math.min(BLOCK_BYTES, this.to - start);
-      const block = Buffer.allocUnsafe(size);
-      const got = this.reading(() => this.fs.readSync(this.fd, block, 0, size, start));
-      this.block = block.subarray(0, got);
-      this.blockStart = start;
-      offset = 0;
-      end = this.block.indexOf(10);
-      // A line longer than a block (up to MAX_LINE_BYTES): read as a single line is.
-      if (end === -1) {
-        const bytes = this.lineAt(start);
-        return lineText(bytes, 0, bytes.length);
-      }
+      const bytes = this.lineAt(start);
+      return lineText(bytes, 0, bytes.length);
     }
-    return lineText(this.block, offset, end);
+    return lineText(this.block, start - this.blockStart, end);
+  }
+
+  /**
+   * Where the line at `start` ends in the block kept, which is read anew from `start` where it
+   * does not hold that line whole: -1 for a line longer than a block (up to MAX_LINE_BYTES).
+   */
+  private blockEnd(start: number): number {
+    const offset = start - this.blockStart;
+    const end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
+    if (end !== -1) return end;
+    const size = Math.min(BLOCK_BYTES, this.to - start);
+    const block = Buffer.allocUnsafe(size);
+    const got = this.reading(() => this.fs.readSync(this.fd, block, 0, size, start));
+    this.block = block.subarray(0, got);
+    this.blockStart = start;
+    return this.block.indexOf(10);
   }
 
   private idOf(bytes: Buffer, from: number, to: number): number | bigint {
@@ -212,6 +245,21 @@ export class FileView implements StoreFileView {
       throw storeIoError(this.path, 'read', error);
     }
   }
+}
+
+/**
+ * How the canonical line in `bytes[from, to)` compares with `line`, for a line of ASCII: the same,
+ * another (they differ after the id), or foreign (they differ within `{"id":<id>,`). Undefined for
+ * a line with any other character: compared as text then.
+ */
+function sameBytes(bytes: Buffer, from: number, to: number, line: string): Held | undefined {
+  const idEnd = line.indexOf(',');
+  for (let i = 0; i < line.length; i += 1) {
+    const unit = line.charCodeAt(i);
+    if (unit >= 0x80) return undefined;
+    if (from + i >= to || bytes[from + i] !== unit) return i <= idEnd ? 'foreign' : 'other';
+  }
+  return to - from === line.length ? 'same' : 'other';
 }
 
 function sameId(id: number | bigint, other: bigint): boolean {
@@ -243,6 +291,10 @@ export class MemoryView implements StoreFileView {
   lineOf(id: bigint): string | undefined {
     const position = this.lines.length === 0 ? -1 : find(this.entries, id);
     return position === -1 ? undefined : this.lines[this.entries.valueAt(position)];
+  }
+
+  holds(id: bigint, line: string): Held {
+    return heldAs(this.lineOf(id), line);
   }
 
   *linesAfter(after: bigint | undefined): Iterable<StoreLine> {

@@ -40,19 +40,19 @@ export function encodeStore(plants: Iterable<NewPlant>): string {
 }
 
 /**
- * Writes, through `write`, the store file of these plants (canonical lines, in id order), telling
- * `onLine` where each one's line starts. Returns how many there were.
+ * Writes, through `write` (which returns the bytes of each chunk), the store file of these plants
+ * (canonical lines, in id order), telling `onLine` where each one's line starts. Returns how many
+ * there were.
  */
-export function writeStoreFile(write: (chunk: string | Uint8Array) => void, lines: Iterable<{ id: bigint; line: string }>, onLine: (id: bigint, start: number) => void = () => undefined): number {
+export function writeStoreFile(write: (chunk: string) => number, lines: Iterable<{ id: bigint; line: string }>, onLine: (id: bigint, start: number) => void = () => undefined): number {
   let count = 0;
   let position = HEAD.length;
   write(HEAD);
   for (const { id, line } of lines) {
     const separator = count === 0 ? FIRST_SEPARATOR : SEPARATOR;
     write(separator);
-    write(line);
     onLine(id, position + separator.length - INDENT.length);
-    position += separator.length + Buffer.byteLength(line);
+    position += separator.length + write(line);
     count += 1;
   }
   write(count === 0 ? TAIL : LAST_LINE_END);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPlant, encodePlant } from '../../src/core/plant-json.js';
+import { canonicalPlant, encodePlant, plainLineId } from '../../src/core/plant-json.js';
 import { parseJson } from '../../src/core/json.js';
 import { parseNewPlant } from '../../src/core/validate.js';
 
@@ -40,6 +40,24 @@ describe('the canonical plant line', () => {
     );
   });
 
+  it('is read on its bytes only where the fast path reads it, with the same id', () => {
+    const plain = fc.string({ unit: fc.constantFrom('a', ' ', '~', '\u007f', '"', '\\', '\u001f', 'é'), maxLength: 1002 });
+    fc.assert(
+      fc.property(ids, fc.oneof(texts, plain), fc.option(fc.oneof(texts, plain), { nil: undefined }), fc.constantFrom('', ' ', '}', ','), (id, name, tag, junk) => {
+        const line = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}${junk}`;
+        const bytes = Buffer.from(`x${line}y`);
+        const fromBytes = plainLineId(bytes, 1, bytes.length - 1);
+        const fast = canonicalPlant(line);
+        // It may decline (the caller reads the line as a string), but never accept what the fast path refuses.
+        if (fromBytes !== undefined) expect(BigInt(fromBytes)).toBe(fast?.id);
+        // And it declines no plain line of ours: short ids, printable ASCII without escapes.
+        const isPlain = (text: string | undefined) => text === undefined || /^[\u0020-\u007f]*$/.test(text);
+        if (fast !== undefined && line === encodePlant(fast) && String(id).replace('-', '').length <= 15 && isPlain(name) && isPlain(tag) && !/["\\]/.test(`${name}${tag ?? ''}`)) expect(fromBytes).toBe(Number(id));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it.each([
     '{"id":1,"name":"a","name":"b"}',
     '{"id":1,"name":"a","extra":true}',
@@ -54,5 +72,7 @@ describe('the canonical plant line', () => {
     '{"id":1,"name":"a\tb"}',
   ])('declines %s, which is not in canonical form', (line) => {
     expect(canonicalPlant(line)).toBeUndefined();
+    const bytes = Buffer.from(line);
+    expect(plainLineId(bytes, 0, bytes.length)).toBeUndefined();
   });
 });

@@ -397,6 +397,44 @@ describe('the journal and the fold', () => {
     expect(file.split('\n')).toHaveLength(DEFAULT_FOLD_AT + 6);
   });
 
+  it('tells updated from unchanged puts of plants in the store file, its journal, a fresh read and a store laid out by hand', async () => {
+    const path = await storePath();
+    const plants: NewPlant[] = [
+      { id: 1n, name: 'Fern', tag: 'herb' },
+      { id: 2n, name: 'Fougère' },
+      { id: 3n, name: 'Oak' },
+      { id: 2n ** 53n + 1n, name: 'far' },
+      { id: 12n, name: '🌱', tag: 'x' },
+    ];
+    // Folded into the store file by the next write (foldAt 0), which leaves one plant more in the journal.
+    await withStore(path, (store) => store.addAll(plants));
+    await withStore(path, (store) => store.addAll([{ id: 20n, name: 'Ivy' }]), { foldAt: 0 });
+    expect((await readFile(`${path}.journal`, 'utf8')).split('\n')).toEqual(['{"id":20,"name":"Ivy"}', '']);
+    const puts = (store: FileStore) =>
+      store.putAll([
+        ...plants.map((plant) => ({ plant })),
+        { plant: { id: 1n, name: 'Fern' } },
+        { plant: { id: 2n, name: 'Fougère', tag: 'é' } },
+        { plant: { id: 3n, name: 'Oaks' } },
+        { plant: { id: 2n ** 53n + 1n, name: 'Far' } },
+        { plant: { id: 12n, name: '🌱', tag: 'y' } },
+        { plant: { id: 20n, name: 'Ivy' } },
+        { plant: { id: 21n, name: 'Ash' } },
+      ]);
+    const outcomes = ['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged', 'updated', 'updated', 'updated', 'updated', 'updated', 'unchanged', 'created'];
+    // The same puts on a copy of the files, read anew, and on a store file laid out by hand.
+    const copy = join(dirname(path), 'copy.json');
+    writeFileSync(copy, await readFile(path));
+    writeFileSync(`${copy}.journal`, await readFile(`${path}.journal`));
+    const byHand = join(dirname(path), 'hand.json');
+    writeFileSync(byHand, JSON.stringify({ plantStore: 1, plants: [...plants, { id: 20n, name: 'Ivy' }].map((plant) => ({ ...plant, id: Number(plant.id) })).reverse() }, null, 1).replace(String(2 ** 53), String(2n ** 53n + 1n)));
+    for (const where of [path, copy, byHand]) expect(await withStore(where, puts)).toEqual(outcomes);
+    for (const where of [path, copy, byHand]) {
+      expect((await storedPlants(where)).get(1n)).toEqual({ id: 1n, name: 'Fern' });
+      expect((await storedPlants(where)).get(12n)).toEqual({ id: 12n, name: '🌱', tag: 'y' });
+    }
+  });
+
   it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
     const path = await storePath();
     await writeFile(`${path}.journal`, '{"id":1,"name":"whole"}\n{"id":2,"na');

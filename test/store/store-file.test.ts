@@ -21,7 +21,7 @@ const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).m
 function written(list: readonly NewPlant[]): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
   const starts = new Map<bigint, number>();
-  writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), list.map((p) => ({ id: p.id, line: encodePlant(p) })), (id, start) => starts.set(id, start));
+  writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)) && Buffer.byteLength(chunk), list.map((p) => ({ id: p.id, line: encodePlant(p) })), (id, start) => starts.set(id, start));
   return { text: Buffer.concat(chunks).toString('utf8'), starts };
 }
 
@@ -79,7 +79,7 @@ describe('the store file as a fold writes it', () => {
         try {
           expect(snapshot?.store.view.canonical).toBe(!byHand);
           const chunks: Buffer[] = [];
-          writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)), snapshot?.lines() ?? []);
+          writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)) && Buffer.byteLength(chunk), snapshot?.lines() ?? []);
           expect(Buffer.concat(chunks).toString('utf8')).toBe(encodeStore(after));
         } finally {
           files.forget(snapshot);
