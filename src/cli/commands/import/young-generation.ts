@@ -5,10 +5,11 @@ import type { Context } from '../../context.js';
  * space for large objects) that grow with how fast a program allocates, up to a bound V8 takes
  * from the machine's memory. An import allocates fast, every row's text and object: Node 20
  * stops at 16 MB a semi-space on any machine, Node 24 grows them to 64 MB where the machine has
- * the memory (24 GiB), which puts an import's peak about 100 MB higher for nothing: the figures
- * of both sizes, and their times, are in docs/performance.md (figure 8).
+ * the memory, which puts an import's peak about 100 MB higher for nothing. 8 rather than 16:
+ * with 16 a remote import peaks just under its target, with 8 well under it, for a few percent
+ * more time collecting garbage; the figures of both are in docs/performance.md (figure 8).
  */
-export const SEMI_SPACE_MB = 16;
+export const SEMI_SPACE_MB = 8;
 
 const FLAG = '--max-semi-space-size';
 
