@@ -25,9 +25,9 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
   const base = new URL(options.baseUrl);
   const target = { protocol: base.protocol, hostname: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, prefix: base.pathname.replace(/\/$/, '') };
   const headers = { get: requestHeaders(options, undefined), post: requestHeaders(options, '') };
-  // One listener for a stop, not one a request: an import sends a million.
   // Each request in flight, and how to end it: the reason it ends with is what it fails with,
-  // whatever error node:http then reports (a response cut short, a socket closed).
+  // whatever error node:http then reports (a response cut short, a socket closed). One listener
+  // for a stop ends them all, not one a request: an import sends a million.
   const inFlight = new Map<ClientRequest, (reason: Error) => void>();
   const { stop } = options;
   const abandon = () => {
