@@ -203,6 +203,7 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
   const sent = { cause: error, effect: 'unknown' as const };
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'PLANTS_CONNECT_TIMEOUT':
       return new PlantsError('timeout', `could not connect to ${url} within ${timeoutSeconds}s`, { cause: error });
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':

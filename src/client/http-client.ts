@@ -1,13 +1,17 @@
-import type { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, request as httpRequest } from 'node:http';
 import { readAnswerBody } from './answer.js';
 import type { PlantsClientOptions } from './client-options.js';
 import { requestHeaders, timeoutMs, type RawAnswer, type Transport } from './transport.js';
 
 /**
- * One request at a time on node:http(s): what a `plants create` (or get, or delete) needs, and the
- * cheapest way to it: Node's fetch is slower to load and, through its WebAssembly HTTP parser,
- * holds a finished process longer; the npm undici package is slower still to load
- * (docs/performance.md). --timeout bounds the whole exchange: connecting, sending, the answer. Redirects are not followed.
+ * Requests on node:http(s), one at a time (a `plants create`) or many (an import: a pool of
+ * `connections` keep-alive sockets, at most, that requests wait their turn for). It is both the
+ * cheapest to load (Node's fetch is slower to load and, through its WebAssembly HTTP parser, holds
+ * a finished process longer; the npm undici package is slower still) and, for an import's stream
+ * of requests, the one that holds least memory: undici's parser and its buffers hold a remote
+ * import's memory tens of MB above node:http's (docs/performance.md). --timeout bounds each whole
+ * exchange: waiting for a socket, connecting, sending, the answer. Redirects are not followed.
+ * A stop (options.stop) abandons the requests in flight: each fails, and the client says how.
  */
 export async function createHttpTransport(options: PlantsClientOptions): Promise<Transport> {
   // node:https (and TLS with it) is loaded only for an https service.
@@ -15,32 +19,91 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
   // An agent of our own, as the global one is but for a proxy: with NODE_USE_ENV_PROXY (Node 24),
   // the global agent sends through HTTP(S)_PROXY. Which proxy, if any, is the client's choice, from
   // options.env (a proxy is undici's part); a token checked directly must not reach one.
-  const agent = new Agent({ keepAlive: true });
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 1 });
+  const timeout = timeoutMs(options);
+  // Taken apart once, not for each of an import's thousands of requests.
+  const base = new URL(options.baseUrl);
+  const target = { protocol: base.protocol, hostname: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, prefix: base.pathname.replace(/\/$/, '') };
+  const headers = { get: requestHeaders(options, undefined), post: requestHeaders(options, '') };
+  // Each request in flight, and how to end it: the reason it ends with is what it fails with,
+  // whatever error node:http then reports (a response cut short, a socket closed). One listener
+  // for a stop ends them all, not one a request: an import sends a million.
+  const inFlight = new Map<ClientRequest, (reason: Error) => void>();
+  const { stop } = options;
+  const abandon = () => {
+    for (const end of inFlight.values()) end(abortError('stopped'));
+  };
+  stop?.addEventListener('abort', abandon, { once: true });
   return {
     request: (method, path, body, extra) =>
       new Promise<RawAnswer>((resolve, reject) => {
-        const outgoing = request(
-          `${options.baseUrl}${path}`,
-          {
-            method,
-            agent,
-            headers: { ...requestHeaders(options, body), ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
-            signal: options.stop === undefined ? AbortSignal.timeout(timeoutMs(options)) : AbortSignal.any([AbortSignal.timeout(timeoutMs(options)), options.stop]),
-          },
-          (response) => {
-            const status = response.statusCode ?? 0;
-            const { location, etag } = response.headers;
-            const outcome = response.headers['plants-outcome'];
-            const requestId = response.headers['x-request-id'];
-            const named = { ...(location === undefined ? {} : { location }), ...(etag === undefined ? {} : { etag }), ...(typeof outcome === 'string' ? { outcome } : {}), ...(typeof requestId === 'string' ? { requestId } : {}) };
-            readAnswerBody(response, status).then((text) => resolve({ status, text, ...named }), reject);
-          },
-        );
-        outgoing.on('error', reject);
-        outgoing.end(body);
+        const common = body === undefined ? headers.get : headers.post;
+        const outgoing = request({
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          path: `${target.prefix}${path}`,
+          method,
+          agent,
+          headers: { ...common, ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+        });
+        let reason: Error | undefined;
+        const end = (why: Error) => {
+          reason ??= why;
+          outgoing.destroy(why);
+        };
+        inFlight.set(outgoing, end);
+        // The deadline of the whole exchange; where it finds no connection made yet, the request
+        // was not sent.
+        const deadline = setTimeout(() => end(outgoing.socket?.connecting === true ? connectTimeout() : abortError('timed out')), timeout);
+        const settle = () => {
+          clearTimeout(deadline);
+          inFlight.delete(outgoing);
+        };
+        const fail = (error: unknown) => {
+          settle();
+          reject(reason ?? error);
+        };
+        outgoing.on('response', (response) => {
+          const status = response.statusCode ?? 0;
+          const { location, etag } = response.headers;
+          const retryAfter = response.headers['retry-after'];
+          const outcome = response.headers['plants-outcome'];
+          const requestId = response.headers['x-request-id'];
+          const named = {
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+            ...(location === undefined ? {} : { location }),
+            ...(etag === undefined ? {} : { etag }),
+            ...(typeof outcome === 'string' ? { outcome } : {}),
+            ...(typeof requestId === 'string' ? { requestId } : {}),
+          };
+          readAnswerBody(response, status).then(
+            (text) => {
+              settle();
+              resolve({ status, text, ...named });
+            },
+            fail,
+          );
+        });
+        outgoing.on('error', fail);
+        if (stop?.aborted === true) end(abortError('stopped'));
+        else outgoing.end(body);
       }),
     async close() {
+      stop?.removeEventListener('abort', abandon);
       agent.destroy();
     },
   };
+}
+
+/** An exchange ended by its deadline or a stop: read as one that may have been processed (answer.ts). */
+function abortError(why: string): Error {
+  const error = new Error(`the request was abandoned: ${why}`);
+  error.name = 'AbortError';
+  return error;
+}
+
+/** The deadline came before a connection was made: nothing was sent (answer.ts). */
+function connectTimeout(): Error {
+  return Object.assign(new Error('connecting timed out'), { code: 'PLANTS_CONNECT_TIMEOUT' });
 }

@@ -8,13 +8,14 @@ import { FIRST_CONNECTION_MS, isRetryableError, isRetryableStatus, NO_RETRY, ret
 import type { Method, RawAnswer, Transport } from './transport.js';
 
 /**
- * The client for these options. One plain request (a `plants create`) goes through node:http:
- * loading the npm undici package would be most of a create's time (docs/performance.md). Anything
- * more (a proxy from the environment, a pool of connections, retries) loads undici.
+ * The client for these options. Requests go through node:http, one (a `plants create`) or a pool of
+ * them (an import): loading the npm undici package would be most of a create's time, and an
+ * import through undici holds tens of MB more than through node:http, which is most of what a
+ * remote import may hold (docs/performance.md, figure 8). undici only where a proxy is needed:
+ * its EnvHttpProxyAgent honours HTTP(S)_PROXY and NO_PROXY, which node:http does not.
  */
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
-  const needsUndici = (options.connections ?? 1) > 1 || (options.retry?.tries ?? 1) > 1 || usesProxy(options.env);
-  const transport = needsUndici ? (await import('./undici-client.js')).createUndiciTransport(options) : await (await import('./http-client.js')).createHttpTransport(options);
+  const transport = usesProxy(options.env) ? (await import('./undici-client.js')).createUndiciTransport(options) : await (await import('./http-client.js')).createHttpTransport(options);
   const { trace } = options;
   return clientOver(trace === undefined ? transport : (await import('./trace.js')).tracedTransport(transport, options, trace), options);
 }

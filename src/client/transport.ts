@@ -18,7 +18,7 @@ export interface RawAnswer {
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * How requests reach the service: node:http for a single request, undici for pools and proxies.
+ * How requests reach the service: node:http, or undici through a proxy.
  * A transport failure (no connection, a time-out, a reset) is thrown as it comes; answer.ts
  * reads what it means.
  */

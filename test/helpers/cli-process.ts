@@ -28,7 +28,12 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): R
 
 /** Starts the real bin/plants.cjs (compiled JS, as installed). */
 export function startPlants(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return startPlantsOn(process.execPath, args, env);
+}
+
+/** Starts the real bin/plants.cjs on the Node at `node`. */
+export function startPlantsOn(node: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(node, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   killAfterTest(child);
   // A child that stops reading on purpose (an interrupted import, an input refused at once) exits
   // with rows of its stdin still unwritten: that write fails with EPIPE, which is no failure of the

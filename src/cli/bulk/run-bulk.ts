@@ -63,9 +63,10 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // first. A third kills the process.
   let interrupted: string | undefined;
   const abandon = new AbortController();
-  // Each request in flight listens for it (undici's signal), and each wait to send one again: at
-  // most --concurrency at once, which may be above Node's threshold of 10 for a leak warning.
-  setMaxListeners(Math.max(10, options.concurrency), abandon.signal);
+  // The client listens for it (through a proxy, each request in flight: undici's signal), and each
+  // wait to send a request again: at most --concurrency at once and one more, which may be above
+  // Node's threshold of 10 for a leak warning.
+  setMaxListeners(Math.max(10, options.concurrency + 1), abandon.signal);
   let stopListening: () => void = () => undefined;
   const stop = new Promise<void>((stopped) => {
     stopListening = ctx.onStopSignal(

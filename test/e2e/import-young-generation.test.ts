@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { exited, finished, isolatedEnv, startPlantsOn } from '../helpers/cli-process.js';
+import { startServer } from '../helpers/serve-process.js';
+import { storedPlants } from '../helpers/stored-plants.js';
+import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+/**
+ * A Node with process.execve (22.15, 23.11, 24 and later): the one running the tests, else the
+ * Node 24 the bench installs into .ci/node24, if it is there.
+ */
+function nodeWithExecve(): string | undefined {
+  const node24 = fileURLToPath(new URL('../../.ci/node24/node_modules/.bin/node', import.meta.url));
+  for (const node of [process.execPath, node24]) {
+    if (existsSync(node) && execFileSync(node, ['-p', 'typeof process.execve'], { encoding: 'utf8' }).trim() === 'function') return node;
+  }
+  return undefined;
+}
+
+const node = nodeWithExecve();
+const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
+const RUN_AGAIN = /^plants: pid (\d+): running again in place with --max-semi-space-size=(8|16), to bound V8's young generation$/m;
+const BOUNDED = /^plants: pid (\d+): V8's young generation bounded by Node's flags: --max-semi-space-size=(8|16)$/m;
+
+/** Starts plants on the Node with execve, PLANTS_DEBUG set: it says what it does about V8's young generation. */
+function start(args: string[], env: Record<string, string>) {
+  return { child: startPlantsOn(node as string, args, { ...env, PLANTS_DEBUG: '1' }) };
+}
+
+describe.skipIf(node === undefined)('plants import bounds V8 young generation, on a Node with execve', () => {
+  it('runs again in place, the same process, Node given the bound; the rows on stdin all imported', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    const { child } = start(['import', '-', '--local', '--json'], isolatedEnv(home, { PLANTS_STORE: store }));
+    const { code, stdout, stderr } = await finished(child, ndjson(1, 2_000));
+    expect(code).toBe(0);
+    // Said before execve, and again by the command run again, which finds the flag among its
+    // Node's own (process.execArgv): both by the process the test started.
+    const [, before, size] = RUN_AGAIN.exec(stderr) ?? [];
+    const [, after, sizeAfter] = BOUNDED.exec(stderr) ?? [];
+    expect({ before, after, sizeAfter }).toEqual({ before: String(child.pid), after: String(child.pid), sizeAfter: size });
+    expect(stderr.match(/running again/g)).toHaveLength(1);
+    expect(JSON.parse(stdout).counts).toMatchObject({ read: 2_000, created: 2_000 });
+    expect((await storedPlants(store)).size).toBe(2_000);
+  });
+
+  it('keeps its exit code, remote too: a row that fails is exit 1', async () => {
+    const home = await tempDir();
+    const server = await startServer(home);
+    try {
+      const input = join(home, 'p.ndjson');
+      await writeFile(input, ndjson(1, 3) + ndjson(2, 1));
+      const { child } = start(['import', input], isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }));
+      const { code, stderr } = await finished(child);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(RUN_AGAIN);
+      expect(stderr).toContain(': 3 created, 0 skipped, 1 failed');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('takes a SIGINT as ever once run again: the rows read stored, exit 130', async () => {
+    const home = await tempDir();
+    const store = join(home, 'plants.json');
+    const { child } = start(['import', '-', '--format', 'ndjson', '--local', '--json'], isolatedEnv(home, { PLANTS_STORE: store }));
+    const result = exited(child);
+    child.stdin?.write(ndjson(0, 15_000));
+    // The first batch of 10,000 is in the journal: run again, under way, waiting on the pipe.
+    await waitFor('the first batch', () => existsSync(`${store}.journal`));
+    child.kill('SIGINT');
+    const { code, signal, stdout, stderr } = await result;
+    expect({ code, signal }).toEqual({ code: 130, signal: null });
+    expect(stderr).toMatch(RUN_AGAIN);
+    expect(stderr).toContain('SIGINT: finishing the rows read so far');
+    expect(JSON.parse(stdout).counts.created).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('does not run again where NODE_OPTIONS bounds it already, nor for --help', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
+    const bounded = start(['import', '-', '--local'], { ...env, NODE_OPTIONS: '--max-semi-space-size=8' });
+    const { code, stderr } = await finished(bounded.child, ndjson(1, 2));
+    expect(code).toBe(0);
+    expect(stderr).toContain("V8's young generation bounded by NODE_OPTIONS: --max-semi-space-size=8\n");
+    expect(stderr).not.toContain('running again');
+    const help = start(['import', '--help'], env);
+    const helped = await finished(help.child);
+    expect(helped.code).toBe(0);
+    expect(helped.stderr).toBe('');
+  });
+});
