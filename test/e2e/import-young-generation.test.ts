@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { exited, finished, isolatedEnv, startPlantsOn } from '../helpers/cli-process.js';
+import { SMALL_INPUT_BYTES } from '../../src/cli/commands/import/young-generation.js';
+import { BIN, exited, finished, isolatedEnv, startPlantsOn } from '../helpers/cli-process.js';
 import { startServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -53,10 +54,9 @@ describe.skipIf(node === undefined)('plants import bounds V8 young generation, o
     const home = await tempDir();
     const server = await startServer(home);
     try {
-      const input = join(home, 'p.ndjson');
-      await writeFile(input, ndjson(1, 3) + ndjson(2, 1));
-      const { child } = start(['import', input], isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }));
-      const { code, stderr } = await finished(child);
+      // Piped: a small file would not run again (see below).
+      const { child } = start(['import', '-'], isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }));
+      const { code, stderr } = await finished(child, ndjson(1, 3) + ndjson(2, 1));
       expect(code).toBe(1);
       expect(stderr).toMatch(RUN_AGAIN);
       expect(stderr).toContain(': 3 created, 0 skipped, 1 failed');
@@ -79,6 +79,31 @@ describe.skipIf(node === undefined)('plants import bounds V8 young generation, o
     expect(stderr).toMatch(RUN_AGAIN);
     expect(stderr).toContain('SIGINT: finishing the rows read so far');
     expect(JSON.parse(stdout).counts.created).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('runs again for a file of 4 MiB or more, not for a smaller one, nor for stdin redirected from one', async () => {
+    const home = await tempDir();
+    const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
+    const small = join(home, 'small.ndjson');
+    await writeFile(small, ndjson(1, 3));
+    const ran = await finished(start(['import', small, '--local'], env).child);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toMatch(/V8's young generation as Node sizes it: an input of \d+ bytes does not grow it much\n/);
+    expect(ran.stderr).not.toContain('running again');
+    // `plants import - < small.ndjson`: its ids are stored already (exit 1), which is not the point.
+    const fd = openSync(small, 'r');
+    const redirected = spawn(node as string, [BIN, 'import', '-', '--local'], { env: { ...env, PLANTS_DEBUG: '1' }, stdio: [fd, 'pipe', 'pipe'] });
+    closeSync(fd);
+    const fromStdin = await exited(redirected);
+    expect(fromStdin.code).toBe(1);
+    expect(fromStdin.stderr).toMatch(/an input of \d+ bytes does not grow it much\n/);
+    const big = join(home, 'big.ndjson');
+    // Just over 4 MiB of rows.
+    await writeFile(big, ndjson(1_000, 125_000));
+    expect(statSync(big).size).toBeGreaterThanOrEqual(SMALL_INPUT_BYTES);
+    const bigRun = await finished(start(['import', big, '--local', '--dry-run'], env).child);
+    expect(bigRun.code).toBe(0);
+    expect(bigRun.stderr).toMatch(RUN_AGAIN);
   });
 
   it('does not run again where NODE_OPTIONS bounds it already, nor for --help', async () => {

@@ -14,19 +14,29 @@ export const SEMI_SPACE_MB = 8;
 const FLAG = '--max-semi-space-size';
 
 /**
+ * An input smaller than this, a regular file whose size is known before it is read, is imported
+ * without running again: too little allocation to grow the young generation much (the peaks by
+ * input size are in docs/performance.md), and an import of a few rows in a shell loop would pay a
+ * second start for nothing. A pipe's size is not known: it is taken as large.
+ */
+export const SMALL_INPUT_BYTES = 4 * 2 ** 20;
+
+/**
  * Bounds V8's young generation for this import, before anything is read, locked or sent: where
  * neither Node's flags nor NODE_OPTIONS bound it already, the command runs again in place, Node
  * given `--max-semi-space-size` (process.execve: same process id, same open files). The bound is
- * fixed when V8 starts: set later (v8.setFlagsFromString), it changes nothing. A Node without
+ * fixed when V8 starts: set later (v8.setFlagsFromString), it changes nothing. A small input
+ * (`inputBytes`, where known) needs no bound. A Node without
  * execve (Node 20, whose bound is 16 MB anyway; 22.0 to 22.14) runs on as it is. With
  * PLANTS_DEBUG set, says on stderr what it did.
  */
-export function boundYoungGeneration(ctx: Pick<Context, 'node' | 'env' | 'io' | 'pid'>): void {
+export function boundYoungGeneration(ctx: Pick<Context, 'node' | 'env' | 'io' | 'pid'>, inputBytes: number | undefined): void {
   const { node, env } = ctx;
   if (node === undefined) return;
   const say = (env.PLANTS_DEBUG ?? '') === '' ? () => undefined : (text: string) => void ctx.io.stderr.write(`plants: pid ${ctx.pid}: ${text}\n`);
   const given = node.execArgv.find(bounds) ?? (env.NODE_OPTIONS ?? '').split(/\s+/).find(bounds);
   if (given !== undefined) return say(`V8's young generation bounded by ${node.execArgv.includes(given) ? "Node's flags" : 'NODE_OPTIONS'}: ${given}`);
+  if (inputBytes !== undefined && inputBytes < SMALL_INPUT_BYTES) return say(`V8's young generation as Node sizes it: an input of ${inputBytes} bytes does not grow it much`);
   if (node.runAgain === undefined) return say(`V8's young generation as Node sizes it: this Node cannot run a command again in place (process.execve)`);
   const flag = `${FLAG}=${SEMI_SPACE_MB}`;
   say(`running again in place with ${flag}, to bound V8's young generation`);
