@@ -58,8 +58,8 @@ const TAG_FIELD = ascii(',"tag":"');
 
 /**
  * The id of a plant's line given as bytes, where the line is canonical and plain: an id of at
- * most 15 digits, a name and a tag (if any) of printable ASCII without escapes, each within the
- * length limit. What canonicalPlant accepts of such a line, decided on its bytes without making a
+ * most 15 digits, a name and a tag (if any) of ASCII from 0x20 to 0x7f (DEL included: JSON
+ * writes it as it is) without escapes, each within the length limit. What canonicalPlant accepts of such a line, decided on its bytes without making a
  * string, a BigInt or a plant (a cold read of a journal checks each of its lines). Undefined for
  * any other line, valid or not: the caller then reads it as a string, with canonicalPlant and the
  * lossless parser.
@@ -92,7 +92,7 @@ function startsWith(bytes: Uint8Array, at: number, to: number, prefix: Uint8Arra
 }
 
 /**
- * Where a plain string's text starting at `at` ends, past its closing quote: printable ASCII
+ * Where a plain string's text starting at `at` ends, past its closing quote: ASCII
  * (0x20-0x7f) with no quote or backslash, within the length limit (a byte a character); else -1.
  */
 function plainText(bytes: Uint8Array, at: number, to: number): number {

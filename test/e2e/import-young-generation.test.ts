@@ -81,7 +81,7 @@ describe.skipIf(node === undefined)('plants import bounds V8 young generation, o
     expect(JSON.parse(stdout).counts.created).toBeGreaterThanOrEqual(10_000);
   });
 
-  it('runs again for a file of 4 MiB or more, not for a smaller one, nor for stdin redirected from one', async () => {
+  it('runs again for a file of 4 MiB or more, not for a smaller one, nor for stdin redirected from one or a device', async () => {
     const home = await tempDir();
     const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
     const small = join(home, 'small.ndjson');
@@ -97,6 +97,9 @@ describe.skipIf(node === undefined)('plants import bounds V8 young generation, o
     const fromStdin = await exited(redirected);
     expect(fromStdin.code).toBe(1);
     expect(fromStdin.stderr).toMatch(/an input of \d+ bytes does not grow it much\n/);
+    // Nor from a device (/dev/null here; a terminal too): only a pipe's size is not known.
+    const fromDevice = await exited(spawn(node as string, [BIN, 'import', '-', '--local'], { env: { ...env, PLANTS_DEBUG: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    expect(fromDevice.stderr).toMatch(/an input of 0 bytes does not grow it much\n/);
     const big = join(home, 'big.ndjson');
     // Just over 4 MiB of rows.
     await writeFile(big, ndjson(1_000, 125_000));

@@ -9,20 +9,22 @@ export async function run(options: ImportOptions, ctx: Context): Promise<BulkRes
   // First of all, before anything is read, locked or sent: this may run the command again, in
   // place, with a bound on V8's young generation. What the import runs is loaded after it: a
   // process run again would load it for nothing.
-  boundYoungGeneration(ctx, regularFileBytes(options.input, ctx));
+  boundYoungGeneration(ctx, inputBytes(options.input, ctx));
   return (await import('./import-rows.js')).importRows(options, ctx);
 }
 
 /**
- * The input's size where it is a regular file, named or standard input redirected from one;
- * undefined for a pipe or a terminal (not known before it is read), or a file that cannot be
- * looked at, which the import then reports in its own words.
+ * The input's size where it is known before it is read: a regular file's (named, or standard
+ * input redirected from one). Undefined for a pipe or a socket, which may bring any amount. 0 for
+ * anything else: a terminal (a person typing), a device such as /dev/null, or a path that cannot
+ * be looked at, which the import then refuses in its own words.
  */
-function regularFileBytes(file: string, ctx: Context): number | undefined {
+function inputBytes(input: string, ctx: Context): number | undefined {
   try {
-    const stat = file === '-' ? ctx.fs.fstatSync(0) : ctx.fs.statSync(file);
-    return stat.isFile() ? stat.size : undefined;
+    const stat = input === '-' ? ctx.fs.fstatSync(0) : ctx.fs.statSync(input);
+    if (stat.isFile()) return stat.size;
+    return stat.isFIFO() || stat.isSocket() ? undefined : 0;
   } catch {
-    return undefined;
+    return 0;
   }
 }

@@ -17,7 +17,8 @@ const FLAG = '--max-semi-space-size';
  * An input smaller than this, a regular file whose size is known before it is read, is imported
  * without running again: too little allocation to grow the young generation much (the peaks by
  * input size are in docs/performance.md), and an import of a few rows in a shell loop would pay a
- * second start for nothing. A pipe's size is not known: it is taken as large.
+ * second start for nothing. A pipe's size is not known: it is taken as large, so `echo … |
+ * plants import -` pays the second start where `plants import rows.ndjson` does not.
  */
 export const SMALL_INPUT_BYTES = 4 * 2 ** 20;
 
@@ -28,7 +29,9 @@ export const SMALL_INPUT_BYTES = 4 * 2 ** 20;
  * fixed when V8 starts: set later (v8.setFlagsFromString), it changes nothing. A small input
  * (`inputBytes`, where known) needs no bound. A Node without
  * execve (Node 20, whose bound is 16 MB anyway; 22.0 to 22.14) runs on as it is. With
- * PLANTS_DEBUG set, says on stderr what it did.
+ * PLANTS_DEBUG set, says on stderr what it did. What Node was asked to do at its start is done
+ * again by the new start: `--inspect-brk` stops twice; a CPU profile or coverage of the first is
+ * not written.
  */
 export function boundYoungGeneration(ctx: Pick<Context, 'node' | 'env' | 'io' | 'pid'>, inputBytes: number | undefined): void {
   const { node, env } = ctx;
