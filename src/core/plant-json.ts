@@ -59,10 +59,10 @@ const TAG_FIELD = ascii(',"tag":"');
 /**
  * The id of a plant's line given as bytes, where the line is canonical and plain: an id of at
  * most 15 digits, a name and a tag (if any) of ASCII from 0x20 to 0x7f (DEL included: JSON
- * writes it as it is) without escapes, each within the length limit. What canonicalPlant accepts of such a line, decided on its bytes without making a
- * string, a BigInt or a plant (a cold read of a journal checks each of its lines). Undefined for
- * any other line, valid or not: the caller then reads it as a string, with canonicalPlant and the
- * lossless parser.
+ * writes it as it is) without escapes, each within the length limit. What canonicalPlant accepts
+ * of such a line, decided on its bytes without making a string, a BigInt or a plant (a cold read
+ * of a journal checks each of its lines). Undefined for any other line, valid or not: the caller
+ * then reads it as a string, with canonicalPlant and the lossless parser.
  */
 export function plainLineId(bytes: Uint8Array, from: number, to: number): number | undefined {
   if (!startsWith(bytes, from, to, PLAIN_HEAD)) return undefined;
