@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import { ErrorBodySchema, PlantSchema, type NewPlant, type Plant } from '../core/schemas.js';
 import { parseNewPlant } from '../core/validate.js';
@@ -62,6 +63,9 @@ export function readPlantAnswer(answer: RawAnswer, id: bigint): NewPlant | undef
 /** GET /plants: the page of a 200, every plant's id exact. */
 export function readPageAnswer(answer: RawAnswer): NewPlant[] {
   if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', { extension: 'GET /plants' });
+  // As plants serve writes a page: read without a parser's tree or a schema a plant.
+  const canonical = canonicalPage(answer.text);
+  if (canonical !== undefined) return canonical;
   const page = tryParse(answer.text, parseJson);
   if (!Array.isArray(page)) throw outsideContract(answer.status, answer.text, 'the body is not an array of plants');
   return page.map((entry: unknown) => {

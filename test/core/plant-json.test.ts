@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPlant, encodePlant, plainLineId } from '../../src/core/plant-json.js';
+import { canonicalPage, canonicalPlant, encodePlant, plainLineId } from '../../src/core/plant-json.js';
 import { parseJson } from '../../src/core/json.js';
 import { parseNewPlant } from '../../src/core/validate.js';
 
@@ -74,5 +74,49 @@ describe('the canonical plant line', () => {
     expect(canonicalPlant(line)).toBeUndefined();
     const bytes = Buffer.from(line);
     expect(plainLineId(bytes, 0, bytes.length)).toBeUndefined();
+  });
+});
+
+describe('a page in canonical form', () => {
+  /** What the schema makes of a page, through the lossless parser: every element a NewPlant, or undefined. */
+  function pageBySchema(text: string) {
+    try {
+      const page = parseJson(text);
+      return Array.isArray(page) ? page.map((entry) => parseNewPlant(entry)) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const plantLine = fc.tuple(ids, texts, fc.option(texts, { nil: undefined })).map(([id, name, tag]) => `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`);
+  // Lines that look like a page's seams inside a string, and a page's pieces out of place.
+  const seams = fc.constantFrom('},{"id":', '{"id":1,"name":"a"}', '"},{"id":2,"name":"', '\\', ',', ' ', '[', ']');
+
+  it('is read exactly as by the schema, whenever it is read fast', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(plantLine, seams.map((seam) => `{"id":7,"name":${JSON.stringify(seam)}}`)), { maxLength: 8 }), fc.constantFrom(',', ', ', ',\n'), fc.option(seams, { nil: undefined }), (lines, separator, junk) => {
+        const text = `[${lines.join(separator)}]${junk ?? ''}`;
+        const fast = canonicalPage(text);
+        const reference = pageBySchema(text);
+        // It may decline (the lossless parser then reads the page), never read what the schema does not.
+        if (fast !== undefined) expect(fast).toEqual(reference);
+        // And it reads every page plants serve writes: canonical lines joined by a comma.
+        if (reference !== undefined && text === `[${reference.map(encodePlant).join(',')}]`) expect(fast).toEqual(reference);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each(['', '[', ']', '[{}]', '[{"id":1,"name":"a"},]', '[{"id":1,"name":"a"}', '{"id":1,"name":"a"}', '[{"id":1,"name":"a"}] ', '[{"id":1,"name":"a"},{"id":2,"name":"b"} ]'])('declines %j', (text) => {
+    expect(canonicalPage(text)).toBeUndefined();
+  });
+
+  it('reads an empty page and ids beyond a double exactly', () => {
+    expect(canonicalPage('[]')).toEqual([]);
+    const plants = [
+      { id: 9223372036854775807n, name: 'max' },
+      { id: 9223372036854775806n, name: '\\', tag: '},{"id":' },
+      { id: -9223372036854775808n, name: '"},{"id":2,"name":"', tag: '' },
+    ];
+    expect(canonicalPage(`[${plants.map(encodePlant).join(',')}]`)).toEqual(plants);
   });
 });
