@@ -1,11 +1,11 @@
-import type { Context } from '../../context.js';
+import type { Context } from './context.js';
 
 /**
- * V8's semi-space bound, in MB, for an import: its young generation is two semi-spaces (and a
- * space for large objects) that grow with how fast a program allocates, up to a bound V8 takes
- * from the machine's memory. An import allocates fast, every row's text and object: Node 20
- * stops at 16 MB a semi-space on any machine, Node 24 grows them to 64 MB where the machine has
- * the memory, which puts an import's peak about 100 MB higher for nothing. 8 rather than 16:
+ * V8's semi-space bound, in MB, for an import or a long list: the young generation is two
+ * semi-spaces (and a space for large objects) that grow with how fast a program allocates, up to
+ * a bound V8 takes from the machine's memory. Both allocate fast, every row's text and object:
+ * Node 20 stops at 16 MB a semi-space on any machine, Node 24 grows them to 64 MB where the
+ * machine has the memory, which puts an import's peak about 100 MB higher for nothing. 8 rather than 16:
  * with 16 a remote import peaks just under its target, with 8 well under it, for a few percent
  * more time collecting garbage; the figures of both are in docs/performance.md (figure 8).
  */
@@ -23,7 +23,7 @@ const FLAG = '--max-semi-space-size';
 export const SMALL_INPUT_BYTES = 4 * 2 ** 20;
 
 /**
- * Bounds V8's young generation for this import, before anything is read, locked or sent: where
+ * Bounds V8's young generation for this command, before anything is written: where
  * neither Node's flags nor NODE_OPTIONS bound it already, the command runs again in place, Node
  * given `--max-semi-space-size` (process.execve: same process id, same open files). The bound is
  * fixed when V8 starts: set later (v8.setFlagsFromString), it changes nothing. A small input
@@ -37,7 +37,7 @@ export function boundYoungGeneration(ctx: Pick<Context, 'node' | 'env' | 'io' | 
   const { node, env } = ctx;
   if (node === undefined) return;
   const say = (env.PLANTS_DEBUG ?? '') === '' ? () => undefined : (text: string) => void ctx.io.stderr.write(`plants: pid ${ctx.pid}: ${text}\n`);
-  const given = node.execArgv.find(bounds) ?? (env.NODE_OPTIONS ?? '').split(/\s+/).find(bounds);
+  const given = givenBound(node, env);
   if (given !== undefined) return say(`V8's young generation bounded by ${node.execArgv.includes(given) ? "Node's flags" : 'NODE_OPTIONS'}: ${given}`);
   if (inputBytes !== undefined && inputBytes < SMALL_INPUT_BYTES) return say(`V8's young generation as Node sizes it: an input of ${inputBytes} bytes does not grow it much`);
   if (node.runAgain === undefined) return say(`V8's young generation as Node sizes it: this Node cannot run a command again in place (process.execve)`);
@@ -46,9 +46,19 @@ export function boundYoungGeneration(ctx: Pick<Context, 'node' | 'env' | 'io' | 
   try {
     node.runAgain([flag]);
   } catch (error) {
-    // Not run again (the Node binary gone since it started?): the import runs on, unbounded.
+    // Not run again (the Node binary gone since it started?): the command runs on, unbounded.
     say(`could not run again (${(error as Error).message}): V8's young generation as Node sizes it`);
   }
+}
+
+/** Whether boundYoungGeneration would run this command again, given an input of unknown size. */
+export function wouldRunAgain({ node, env }: Pick<Context, 'node' | 'env'>): boolean {
+  return node?.runAgain !== undefined && givenBound(node, env) === undefined;
+}
+
+/** The semi-space bound Node was given, in its flags or NODE_OPTIONS. */
+function givenBound(node: NonNullable<Context['node']>, env: Context['env']): string | undefined {
+  return node.execArgv.find(bounds) ?? (env.NODE_OPTIONS ?? '').split(/\s+/).find(bounds);
 }
 
 /** Whether a flag of Node's is V8's semi-space bound (V8 reads `_` as `-`). */

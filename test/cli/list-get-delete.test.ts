@@ -218,17 +218,22 @@ describe('plants list', () => {
   it('--json that fails part way reports on stderr, never a second document on stdout', async () => {
     const fake = await fakeService();
     fakes.push(fake);
-    const page = Array.from({ length: 1000 }, (_, i) => `{"id":${i},"name":"p${i}"}`).join(',');
-    fake.answer((request) => (request.url.includes('after=') ? { status: 503, body: '{"error":1009,"message":"the store is away"}' } : { status: 200, body: `[${page}]` }));
+    // Pages of plants up to id 10,000, then the store is away: past the ten pages a list may read before it writes.
+    fake.answer((request) => {
+      const after = Number(new URL(request.url, 'http://x').searchParams.get('after') ?? 0);
+      if (after >= 10_000) return { status: 503, body: '{"error":1009,"message":"the store is away"}' };
+      return { status: 200, body: `[${Array.from({ length: 1000 }, (_, i) => `{"id":${after + i + 1},"name":"p${after + i + 1}"}`).join(',')}]` };
+    });
     const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
     expect(await t.run('list', '--json')).toBe(4);
-    expect(t.stdout().startsWith('[\n  {"id":0,"name":"p0"}')).toBe(true);
+    expect(t.stdout().startsWith('[\n  {"id":1,"name":"p1"}')).toBe(true);
+    expect(t.stdout()).toContain('{"id":10000,"name":"p10000"}');
     expect(t.stdout()).not.toContain('"error"');
     expect(t.stderr()).toContain('error: ');
     expect(t.stderr()).toContain('the store is away');
     // And a failure before any page is the one document.
     const first = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
-    expect(await first.run('list', '--json', '--after', '5')).toBe(4);
+    expect(await first.run('list', '--json', '--after', '10000')).toBe(4);
     expect(JSON.parse(first.stdout())).toMatchObject({ error: expect.any(Number), message: expect.stringContaining('the store is away') });
   });
 

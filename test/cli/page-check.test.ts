@@ -22,11 +22,15 @@ async function listAgainst(body: (url: URL) => string, args: string[] = []) {
 
 describe('plants list holds each page to the order it asked for (issue 29)', () => {
   it('stops at a page that ignores after, instead of printing the first page for ever (exit 4)', async () => {
-    const result = await listAgainst(() => page(range(1, 1000)));
+    // Ten pages as asked (what a list reads before it writes), then the first again and again.
+    const result = await listAgainst((url) => {
+      const after = Number(url.searchParams.get('after') ?? 0);
+      return page(range(after < 10_000 ? after + 1 : 1, 1000));
+    });
     expect(result.code).toBe(4);
-    // The first page, printed whole; then the error, once.
-    expect(result.stdout.split('\n').length).toBe(1001);
-    expect(result.stderr).toMatch(/^error: the service answered GET \/plants\?limit=1000&after=1000 with a page that begins at id 1, not after 1000: as if it ignored after\n/);
+    // The ten pages, printed whole; then the error, once.
+    expect(result.stdout.split('\n').length).toBe(10_001);
+    expect(result.stderr).toMatch(/^error: the service answered GET \/plants\?limit=1000&after=10000 with a page that begins at id 1, not after 10000: as if it ignored after\n/);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundYoungGeneration, SEMI_SPACE_MB, SMALL_INPUT_BYTES } from '../../src/cli/commands/import/young-generation.js';
+import { boundYoungGeneration, SEMI_SPACE_MB, SMALL_INPUT_BYTES, wouldRunAgain } from '../../src/cli/young-generation.js';
 import type { NodeRun } from '../../src/cli/context.js';
 
 /** A Node whose run again is recorded (or fails, as execve may), and what was said with PLANTS_DEBUG. */
@@ -55,5 +55,13 @@ describe('boundYoungGeneration', () => {
     boundYoungGeneration(ctx, undefined);
     expect(runs).toHaveLength(1);
     expect(said()).toContain('could not run again (ENOENT)');
+  });
+
+  it('says beforehand whether it would run again: only on a Node with execve not bounded already', () => {
+    expect(wouldRunAgain(nodeOf([]).ctx)).toBe(true);
+    expect(wouldRunAgain(nodeOf(['--max-semi-space-size=8']).ctx)).toBe(false);
+    expect(wouldRunAgain(nodeOf([], { NODE_OPTIONS: '--max_semi_space_size=16' }).ctx)).toBe(false);
+    expect(wouldRunAgain({ node: { execArgv: [] }, env: {} })).toBe(false);
+    expect(wouldRunAgain({ env: {} })).toBe(false);
   });
 });

@@ -4,8 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SMALL_INPUT_BYTES } from '../../src/cli/commands/import/young-generation.js';
-import { BIN, exited, finished, isolatedEnv, startPlantsOn } from '../helpers/cli-process.js';
+import { SMALL_INPUT_BYTES } from '../../src/cli/young-generation.js';
+import { BIN, exited, finished, isolatedEnv, runPlants, startPlantsOn } from '../helpers/cli-process.js';
 import { startServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -123,5 +123,60 @@ describe.skipIf(node === undefined && process.env.CI !== 'true')('plants import 
     const helped = await finished(help.child);
     expect(helped.code).toBe(0);
     expect(helped.stderr).toBe('');
+  });
+});
+
+describe.skipIf(node === undefined && process.env.CI !== 'true')('plants list bounds V8 young generation past ten pages, on a Node with execve', () => {
+  const STORED = 10_500;
+
+  /** `plants serve` on a store of plants 1 to 10,500: eleven pages. */
+  async function served() {
+    const home = await tempDir();
+    const seeded = await runPlants(['import', '-', '--local', '--store', join(home, 'served.json')], isolatedEnv(home), ndjson(1, STORED));
+    expect(seeded.code).toBe(0);
+    const server = await startServer(home);
+    return { server, env: isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }) };
+  }
+
+  it('runs again in place once ten full pages come, and lists every plant once, in order', async () => {
+    const { server, env } = await served();
+    try {
+      const ids = Array.from({ length: STORED }, (_, i) => String(i + 1));
+      const { child } = start(['list'], env);
+      const lines = await finished(child);
+      expect(lines.code).toBe(0);
+      expect(lines.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(ids);
+      const [, before] = RUN_AGAIN.exec(lines.stderr) ?? [];
+      const [, after] = BOUNDED.exec(lines.stderr) ?? [];
+      expect({ before, after }).toEqual({ before: String(child.pid), after: String(child.pid) });
+      expect(lines.stderr.match(/running again/g)).toHaveLength(1);
+      // What is written before the first page (CSV's header, JSON's bracket) is written once.
+      const csv = await finished(start(['list', '--format', 'csv'], env).child);
+      expect(csv.stderr).toMatch(RUN_AGAIN);
+      expect(csv.stdout.split('\n').filter((line) => line === 'id,name,tag')).toHaveLength(1);
+      expect(csv.stdout.trimEnd().split('\n')).toHaveLength(STORED + 1);
+      const json = await finished(start(['list', '--json'], env).child);
+      expect(json.stderr).toMatch(RUN_AGAIN);
+      expect((JSON.parse(json.stdout) as { id: number }[]).map((plant) => String(plant.id))).toEqual(ids);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('runs once for a list of less than ten pages, a limit of ten pages, or --local', async () => {
+    const { server, env } = await served();
+    try {
+      for (const [args, count] of [
+        [['list', '--after', '1001'], 9_499],
+        [['list', '--limit', '10000'], 10_000],
+        [['list', '--local', '--store', server.store], STORED],
+      ] as const) {
+        const listed = await finished(start([...args], env).child);
+        expect({ args, code: listed.code, lines: listed.stdout.trimEnd().split('\n').length }).toEqual({ args, code: 0, lines: count });
+        expect(listed.stderr).not.toContain('running again');
+      }
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { BulkResult } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
 import type { ImportOptions } from './command.js';
-import { boundYoungGeneration } from './young-generation.js';
+import { boundYoungGeneration } from '../../young-generation.js';
 
 export { exitCode, renderHuman, renderJson } from '../../bulk/render.js';
 

@@ -3,6 +3,7 @@ import type { PlantStore } from '../../../core/store.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import { openTargetStore } from '../../target-store.js';
+import { boundYoungGeneration, wouldRunAgain } from '../../young-generation.js';
 import type { ListOptions } from './command.js';
 import type { ListResult } from './render.js';
 
@@ -11,24 +12,58 @@ export { exitCode, renderHuman, renderJson } from './render.js';
 /** Plants are read a page of this many at a time (the most a service page holds). */
 const PAGE = 1_000;
 
-export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
-  const after = options.after === undefined ? undefined : idFlag('list', '--after', options.after);
-  const { store, where } = await openTargetStore(options.target, ctx);
-  const filtered = after !== undefined || options.tag !== undefined;
-  return { pages: pagesOf(store, after, options), none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`, ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+/**
+ * Pages a remote list reads before it writes any, where it would run again to bound V8's young
+ * generation (see run). A list that is longer runs again: a long list allocates as fast as an
+ * import, page after page, and on Node 24 its young generation grows with it. Reading the first
+ * pages again costs it one more start; a list of up to this many pages (most in a shell loop)
+ * pays nothing. Held pages are old by the time they are written: a list that runs bounded
+ * already, or cannot run again, holds none.
+ */
+const HELD_PAGES = 10;
+
+/** Where a list is: the last id read, how many plants the limit leaves, and whether it is over. */
+interface Cursor {
+  after: bigint | undefined;
+  left: number;
+  done: boolean;
 }
 
-/** Page after page, each after the last id of the one before, until there are no more or the limit is reached; the store closed at the end. */
-async function* pagesOf(store: PlantStore, first: bigint | undefined, options: ListOptions): AsyncIterable<NewPlant[]> {
+export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
+  const cursor: Cursor = { after: options.after === undefined ? undefined : idFlag('list', '--after', options.after), left: options.limit ?? Infinity, done: false };
+  const filtered = cursor.after !== undefined || options.tag !== undefined;
+  const { store, where } = await openTargetStore(options.target, ctx);
+  const held: NewPlant[][] = [];
+  const holding = !options.target.local && wouldRunAgain(ctx) ? HELD_PAGES : 1;
   try {
-    let after = first;
-    for (let left = options.limit ?? Infinity; left > 0; ) {
-      const limit = Math.min(PAGE, left);
-      const page = await store.list({ limit, ...(after === undefined ? {} : { after }), ...(options.tag === undefined ? {} : { tag: options.tag }) });
+    do held.push(await nextPage(store, options, cursor));
+    while (!cursor.done && held.length < holding);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // Before anything is written: what runs again asks for the held pages again, which a read may.
+  if (!options.target.local && !cursor.done) boundYoungGeneration(ctx, undefined);
+  return { pages: pagesOf(store, held, cursor, options), none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`, ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+}
+
+/** The next page after the cursor, at most a page and at most what the limit leaves; the cursor moved past it. */
+async function nextPage(store: PlantStore, options: ListOptions, cursor: Cursor): Promise<NewPlant[]> {
+  const limit = Math.min(PAGE, cursor.left);
+  const page = await store.list({ limit, ...(cursor.after === undefined ? {} : { after: cursor.after }), ...(options.tag === undefined ? {} : { tag: options.tag }) });
+  cursor.left -= page.length;
+  cursor.done = page.length < limit || cursor.left === 0;
+  if (page.length > 0) cursor.after = (page[page.length - 1] as NewPlant).id;
+  return page;
+}
+
+/** The held pages, then page after page until the list is over; the store closed at the end. */
+async function* pagesOf(store: PlantStore, held: NewPlant[][], cursor: Cursor, options: ListOptions): AsyncIterable<NewPlant[]> {
+  try {
+    for (let page = held.shift(); page !== undefined; page = held.shift()) if (page.length > 0) yield page;
+    while (!cursor.done) {
+      const page = await nextPage(store, options, cursor);
       if (page.length > 0) yield page;
-      if (page.length < limit) return;
-      left -= page.length;
-      after = (page[page.length - 1] as NewPlant).id;
     }
   } finally {
     await store.close();
