@@ -5,7 +5,7 @@ import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
-import { commandOf, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
+import { commandOf, namedEntry, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
 import { COMMAND_SECTIONS, COMMANDS } from './program.js';
 import type { CommandSection } from './help.js';
 import { reportError } from './report-error.js';
@@ -64,8 +64,8 @@ function sectionsFor(named: CommandSpec | undefined): readonly CommandSection[] 
 /** Commander's own errors (unknown option, missing argument, …) as our usage error. */
 function asUsageError(error: unknown, argv: readonly string[]): unknown {
   if (!(error instanceof CommanderError)) return error;
-  // The help of the command in question, when there is one by that name.
-  const command = error.code === 'commander.unknownCommand' ? undefined : argv.find((arg) => !arg.startsWith('-'));
+  // The help of the command (or group) argv names, where it names one.
+  const command = error.code === 'commander.unknownCommand' ? undefined : (commandOf(COMMANDS, argv) ?? namedEntry(COMMANDS, argv))?.name;
   // `--tokn=SECRET` is an unknown option whose value may be a secret: never repeat a value.
   const message = error.message.replace(/^error: /, '').replace(/(--?[\w-]+=)[^'\s]*/g, '$1…');
   return new PlantsError('usage', message, { hint: `see plants ${command ? `${command} ` : ''}--help` });

@@ -107,7 +107,7 @@ describe('usage errors', () => {
     expect(await t.run('creat')).toBe(2);
     expect(t.stderr()).toBe("error: unknown command 'creat'\n(Did you mean create?)\nhint: see plants --help\n");
     expect(await t.run('config', 'get')).toBe(2);
-    expect(t.stderr()).toContain("error: missing required argument 'key'\nhint: see plants config --help\n");
+    expect(t.stderr()).toContain("error: missing required argument 'key'\nhint: see plants config get --help\n");
   });
 });
 

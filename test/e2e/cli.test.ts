@@ -136,5 +136,10 @@ describe('bin/plants.cjs', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: 2001, code: 'usage', hint: 'see plants create --help' });
     expect(json.stderr).toBe('');
+    // The hint names a command only where argv names one: not a value after an unknown option.
+    const before = await runPlants(['--bogus', '5', 'list'], isolatedEnv(home));
+    expect(before).toMatchObject({ code: 2, stderr: "error: unknown option '--bogus'\nhint: see plants --help\n" });
+    const grouped = await runPlants(['config', 'get', 'base-url', '--bogus'], isolatedEnv(home));
+    expect(grouped).toMatchObject({ code: 2, stderr: "error: unknown option '--bogus'\nhint: see plants config get --help\n" });
   });
 });
