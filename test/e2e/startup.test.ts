@@ -75,10 +75,11 @@ describe('start-up loads only what a command uses', () => {
     expect(files.length).toBeLessThanOrEqual(8);
   });
 
-  it('create --local loads the store but not the HTTP stack or the server', async () => {
+  it('create --local loads the store but not zod, the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file-store.ts');
-    expect(matching(modules, /node_modules\/(undici|conf|ajv|chalk)\//)).toEqual([]);
+    // Its fields are checked by the field rules (core/new-plant.ts), not by the zod schemas.
+    expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
