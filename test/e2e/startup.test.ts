@@ -88,6 +88,8 @@ describe('start-up loads only what a command uses', () => {
     expect(modules).toContain('src/client/http-client.ts');
     // The store's code is on the start path, loaded with the program (build-start-path.mjs); the server's is not.
     expect(matching(modules, /node_modules\/undici\/|src\/server\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+    // The answers are read by the field rules (client/answer-bodies.ts), not by the zod schemas.
+    expect(matching(modules, /node_modules\/zod\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
   });
 
   it('a remote create, config file included, reads without node:fs/promises (~0.7 ms to load)', async () => {
