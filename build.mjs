@@ -33,10 +33,11 @@ const packageVersionOnly = {
 
 /**
  * What every command line but `--version` runs on, one chunk (build-start-path.mjs): the program
- * (commander, every declaration, the context), the local store, and the runs of the commands a
- * shell loop reads with. Not create's (zod, which the others do not need) nor the HTTP client's.
+ * (commander, every declaration, the context and the local store it opens), and the runs of the
+ * commands a shell loop reads with. Not create's (its own two small files measured no better
+ * inside) nor the HTTP client's (no better either), nor the server's, PostgreSQL's or an import's.
  */
-const START_PATH = ['src/cli/run-process.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/list/run.ts', 'src/store/open-store.ts', 'src/store/file-store.ts'];
+const START_PATH = ['src/cli/run-process.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/list/run.ts'];
 
 await rm('dist', { recursive: true, force: true });
 const { metafile } = await build({
