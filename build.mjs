@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { startPath } from './build-start-path.mjs';
 
 // Source maps beside dist/'s files, for the tests (test/e2e/startup.test.ts reads which sources a
 // run loads from them) and for whoever debugs a build; the package ships neither them (package.json
@@ -30,6 +31,14 @@ const packageVersionOnly = {
   },
 };
 
+/**
+ * What every command line but `--version` runs on, one chunk (build-start-path.mjs): the program
+ * (commander, every declaration, the context and the local store it opens), and the runs of the
+ * commands a shell loop reads with. Not create's (its own two small files measured no better
+ * inside) nor the HTTP client's (no better either), nor the server's, PostgreSQL's or an import's.
+ */
+const START_PATH = ['src/cli/run-process.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/list/run.ts'];
+
 await rm('dist', { recursive: true, force: true });
 const { metafile } = await build({
   ...common,
@@ -40,7 +49,7 @@ const { metafile } = await build({
   outdir: 'dist/esm',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
-  plugins: [packageVersionOnly],
+  plugins: [packageVersionOnly, startPath(START_PATH)],
   // Linked: the second step finds each map by its comment, and maps its output through it to src/.
   sourcemap: 'linked',
 });

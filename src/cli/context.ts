@@ -49,8 +49,8 @@ export type ProcessState = 'running' | 'gone' | 'other';
 
 /**
  * Everything a command may touch besides its options. Commands never reach for `process`; tests
- * build a Context over temp dirs and captured streams. Heavy pieces (the HTTP stack, the file
- * store) are loaded only when a command asks for them.
+ * build a Context over temp dirs and captured streams. The HTTP stack is loaded only when a
+ * command asks for it; the file store is on the start path, loaded with the program (build.mjs).
  */
 export interface Context {
   io: IOStreams;

@@ -5,6 +5,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Context, NodeRun, ProcessState } from './context.js';
 import { printable } from '../core/printable.js';
 import { NODE_FS } from '../fs/file-system.js';
+// On the start path (build.mjs): loaded with the program, as every plant command but a remote one opens a store.
+import { openStore } from '../store/open-store.js';
 import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
 
@@ -46,7 +48,6 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     dataDir: paths.data,
     fs: NODE_FS,
     async openStore(location) {
-      const { openStore } = await import('../store/open-store.js');
       // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
       const onLockWait = (path: string) => stderr.output.write(`plants: waiting for ${printable(path, Infinity)}: another plants process holds its lock (a killed one, for 12 s at most)\n`);
       return await openStore(location, { onLockWait });

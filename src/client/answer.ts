@@ -3,8 +3,9 @@ import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
-import { ErrorBodySchema, PlantSchema, type NewPlant, type Plant } from '../core/schemas.js';
-import { parseNewPlant } from '../core/validate.js';
+import { checkNewPlant } from '../core/new-plant.js';
+import type { NewPlant, Plant } from '../core/schemas.js';
+import { errorBody, plantBody } from './answer-bodies.js';
 import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
 import type { Method, RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
@@ -44,8 +45,8 @@ const LOGIN_HINT = 'log in to this service again with plants login (or set PLANT
 export function readCreateAnswer(answer: RawAnswer): Plant {
   if (answer.status === 200) {
     // A Plant holds strings only: the native parser reads it exactly, and an import reads thousands.
-    const plant = PlantSchema.safeParse(tryParse(answer.text, JSON.parse));
-    if (plant.success) return plant.data;
+    const plant = plantBody(tryParse(answer.text, JSON.parse));
+    if (plant !== undefined) return plant;
     throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
   }
   throw failureOf(answer, 'the plant', 'created', { unknown: 'the plant may or may not have been created' });
@@ -78,7 +79,7 @@ export function readPageAnswer(answer: RawAnswer): NewPlant[] {
 /** PUT /plants/{id}: created for a 201; updated, or unchanged as Plants-Outcome says, for a 200; mismatch for a 412. */
 export function readPutAnswer(answer: RawAnswer): PutOutcome {
   if (answer.status === 201 || answer.status === 200) {
-    if (!PlantSchema.safeParse(tryParse(answer.text, JSON.parse)).success) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
+    if (plantBody(tryParse(answer.text, JSON.parse)) === undefined) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
     return answer.status === 201 ? 'created' : answer.outcome === 'unchanged' ? 'unchanged' : 'updated';
   }
   if (answer.status === 412 && isError(answer.text)) return 'mismatch';
@@ -88,9 +89,9 @@ export function readPutAnswer(answer: RawAnswer): PutOutcome {
 /** PATCH /plants/{id}: the plant as it now is for a 200 (unchanged as Plants-Outcome says), absent for a 404, mismatch for a 412. */
 export function readPatchAnswer(answer: RawAnswer, id: bigint): PatchOutcome {
   if (answer.status === 200) {
-    const plant = PlantSchema.safeParse(tryParse(answer.text, JSON.parse));
-    if (!plant.success) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
-    const { name, tag } = plant.data;
+    const plant = plantBody(tryParse(answer.text, JSON.parse));
+    if (plant === undefined) throw outsideContract(answer.status, answer.text, 'the body is not a Plant');
+    const { name, tag } = plant;
     return { plant: tag === undefined ? { id, name } : { id, name, tag }, changed: answer.outcome !== 'unchanged' };
   }
   if (answer.status === 404 && isError(answer.text)) return 'absent';
@@ -130,8 +131,8 @@ function failureOf(answer: RawAnswer, what: string, done: string, kinds: { exten
 
 function failureOfStatus(answer: RawAnswer, what: string, done: string, { extension, unknown }: { extension?: string; unknown?: string } = {}): PlantsError {
   const { status, text } = answer;
-  const error = ErrorBodySchema.safeParse(tryParse(text, parseJson));
-  const detail = error.success ? `: ${printable(error.data.message)}` : '';
+  const error = errorBody(tryParse(text, parseJson));
+  const detail = error !== undefined ? `: ${printable(error.message)}` : '';
   if (isRetryableStatus(status)) {
     // Not processed, by what these statuses mean (and plants serve answers 503 only so).
     return new PlantsError('unreachable', `the service is unavailable (HTTP ${status})${detail}; nothing was ${done}`);
@@ -140,8 +141,8 @@ function failureOfStatus(answer: RawAnswer, what: string, done: string, { extens
     return new PlantsError('auth_refused', `the service refused the token (HTTP ${status})${detail}`, { hint: LOGIN_HINT });
   }
   if (status === 400) {
-    if (!error.success) return outsideContract(status, text, 'the body is not an Error');
-    return new PlantsError('refused', `the service refused ${what}: ${printable(error.data.message)} (error ${error.data.error})`, { error: error.data.error });
+    if (error === undefined) return outsideContract(status, text, 'the body is not an Error');
+    return new PlantsError('refused', `the service refused ${what}: ${printable(error.message)} (error ${error.error})`, { error: error.error });
   }
   if (extension !== undefined && (status === 404 || status === 405)) {
     return new PlantsError('bad_response', `the service has no ${extension} (HTTP ${status})${detail}`, {
@@ -160,15 +161,11 @@ function failureOfStatus(answer: RawAnswer, what: string, done: string, { extens
 }
 
 function isError(text: string): boolean {
-  return ErrorBodySchema.safeParse(tryParse(text, parseJson)).success;
+  return errorBody(tryParse(text, parseJson)) !== undefined;
 }
 
 function plantOf(entry: unknown): NewPlant | undefined {
-  try {
-    return parseNewPlant(entry);
-  } catch {
-    return undefined;
-  }
+  return checkNewPlant(entry).plant;
 }
 
 function tryParse(body: string, parse: (text: string) => unknown): unknown {

@@ -1,14 +1,17 @@
 import { PlantsError } from './errors.js';
+import { checkNewPlant, invalidPlant } from './new-plant.js';
 import type { NewPlant, Plant } from './schemas.js';
 import type { PlantStore } from './store.js';
-import { parseNewPlant } from './validate.js';
 
 /**
  * The one create logic: validate, then add. Returns the stored plant (with its id); throws
  * PlantsError `invalid_plant` or `duplicate_id`.
  */
 export async function createPlant(store: PlantStore, input: unknown): Promise<NewPlant> {
-  return await addPlant(store, parseNewPlant(input));
+  // The field rules, as parseNewPlant's schema decides (new-plant.ts): a create loads no zod.
+  const { plant, issues } = checkNewPlant(input);
+  if (issues !== undefined) throw invalidPlant(issues);
+  return await addPlant(store, plant);
 }
 
 /**

@@ -36,7 +36,10 @@ export const Int64Schema = field(readInt64);
 /** The body that creates a plant. Fields the contract does not name are dropped. */
 export const NewPlantSchema = z.pipe(jsonObject, z.object({ id: Int64Schema, name: text(), tag: z.optional(text()) }));
 
-/** The same NewPlant, typed as text: command-line flags and CSV cells. */
+/**
+ * The same NewPlant, typed as text: command-line flags and CSV cells. What parseNewPlantText
+ * (new-plant.ts) decides by the field rules, held to this schema by test/core/new-plant.test.ts.
+ */
 export const NewPlantTextSchema = z.pipe(jsonObject, z.object({ id: DecimalInt64Schema, name: text(), tag: z.optional(text()) }));
 
 /**

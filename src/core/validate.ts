@@ -1,7 +1,7 @@
 import type { $ZodError } from 'zod/v4/core';
 import type { Issue } from './errors.js';
 import { invalidPlant as invalid } from './new-plant.js';
-import { Int64Schema, NewPlantSchema, NewPlantTextSchema, PatchSchema, PlantBodySchema, type NewPlant } from './schemas.js';
+import { Int64Schema, NewPlantSchema, PatchSchema, PlantBodySchema, type NewPlant } from './schemas.js';
 import type { Patch } from './store.js';
 
 function issuesOf(error: $ZodError): Issue[] {
@@ -14,13 +14,6 @@ function issuesOf(error: $ZodError): Issue[] {
 /** A NewPlant from parsed JSON, or a PlantsError that lists every problem, each with its field. */
 export function parseNewPlant(input: unknown): NewPlant {
   const result = NewPlantSchema.safeParse(input);
-  if (!result.success) throw invalid(issuesOf(result.error));
-  return stripUndefined(result.data);
-}
-
-/** A NewPlant from text fields (flags, CSV cells): the id must be written in base-10 digits. */
-export function parseNewPlantText(input: { id?: string | undefined; name?: string | undefined; tag?: string | undefined }): NewPlant {
-  const result = NewPlantTextSchema.safeParse(input);
   if (!result.success) throw invalid(issuesOf(result.error));
   return stripUndefined(result.data);
 }

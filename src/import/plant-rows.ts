@@ -2,7 +2,7 @@ import { isPlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { readPlantJson } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
-import { parseNewPlantText } from '../core/validate.js';
+import { parseNewPlantText } from '../core/new-plant.js';
 import type { Row } from './row.js';
 import { csvRaw, failedRow, notJsonRow, type RowReader } from './rows.js';
 

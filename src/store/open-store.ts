@@ -1,5 +1,6 @@
 import type { PlantStore } from '../core/store.js';
 import type { FileSystem } from '../fs/file-system.js';
+import { FileStore } from './file-store.js';
 
 /** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
 export type StoreLocation = ({ kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number }) & {
@@ -16,11 +17,10 @@ export interface OpenStoreOptions {
   fs?: FileSystem;
 }
 
-/** The store at `location`, opened and checked; only that store's code (and driver) is loaded. */
+/** The store at `location`, opened and checked; PostgreSQL's code and driver are loaded only for a store there. */
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<PlantStore> {
   switch (location.kind) {
     case 'file': {
-      const { FileStore } = await import('./file-store.js');
       const { onLockWait, fs } = options;
       return await FileStore.open(location.path, {
         ...(onLockWait === undefined ? {} : { onLockWait: () => onLockWait(location.path) }),

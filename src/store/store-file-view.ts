@@ -53,7 +53,11 @@ const SCAN_BYTES = 4 * 1024;
 const PROBE_BYTES = 1024;
 /** What textAt reads at a time. */
 const BLOCK_BYTES = 64 * 1024;
-/** Blocks of this size are read to go through lines in order (a page, a fold). */
+/**
+ * Blocks up to this size are read to go through lines in order (a page, a fold): the first of
+ * SCAN_BYTES, each next one twice the last, so that a page of a few plants cuts the lines of a few
+ * KiB, not of the first 64 KiB.
+ */
 const RUN_BYTES = 64 * 1024;
 
 /**
@@ -175,10 +179,10 @@ export class FileView implements StoreFileView {
     return { start, id: this.idOf(bytes, 0, bytes.length) };
   }
 
-  /** The lines from byte `start` to byte `end`, read a block at a time, each valid until the next. */
+  /** The lines from byte `start` to byte `end`, read a block at a time (growing to RUN_BYTES), each valid until the next. */
   private *run(start: number, end: number): Generator<{ bytes: Buffer; from: number; to: number; start: number }> {
     const lines: { bytes: Buffer; from: number; to: number; start: number }[] = [];
-    const block = Buffer.allocUnsafe(Math.max(1, Math.min(RUN_BYTES, end - start)));
+    let block = Buffer.allocUnsafe(Math.max(1, Math.min(SCAN_BYTES, end - start)));
     let chunk = block;
     const cutter = new LineCutter(MAX_LINE_BYTES, (bytes, from, to, lineStart) => {
       if (bytes === undefined) throw storeCorruptError(this.path, `the line at byte ${lineStart} is longer than any plant`);
@@ -192,6 +196,7 @@ export class FileView implements StoreFileView {
       chunk = got === block.length ? block : block.subarray(0, got);
       cutter.push(chunk);
       yield* lines.splice(0);
+      if (block.length < RUN_BYTES && position < end) block = Buffer.allocUnsafe(Math.min(RUN_BYTES, block.length * 2, end - position));
     }
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlantsError } from '../../src/core/errors.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
-import { parseNewPlant, parseNewPlantText } from '../../src/core/validate.js';
+import { parseNewPlantText } from '../../src/core/new-plant.js';
+import { parseNewPlant } from '../../src/core/validate.js';
 
 function issuesOf(fn: () => unknown) {
   try {

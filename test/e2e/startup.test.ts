@@ -35,14 +35,19 @@ async function loadedBy(
   return { files, builtins: loaded.filter((name) => name.startsWith('node:')) };
 }
 
+/** The source modules of each dist/ file a run loads, as its source map names them. */
+async function filesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[][]> {
+  return await Promise.all(
+    (await loadedBy(args, extraEnv)).files.map(async (file) => {
+      const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[] };
+      return map.sources.map((source) => relative(ROOT, resolvePath(dirname(file), source)));
+    }),
+  );
+}
+
 /** The source modules a run loads: the sources named by the source maps of the dist/ files it loads. */
 async function modulesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
-  const sources = new Set<string>();
-  for (const file of (await loadedBy(args, extraEnv)).files) {
-    const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) sources.add(relative(ROOT, resolvePath(dirname(file), source)));
-  }
-  return [...sources];
+  return [...new Set((await filesLoadedBy(args, extraEnv)).flat())];
 }
 
 const matching = (modules: string[], pattern: RegExp) => modules.filter((source) => pattern.test(source));
@@ -51,25 +56,40 @@ describe('start-up loads only what a command uses', () => {
   it('--version loads main.js alone: not commander, not a declaration of any command', async () => {
     // dist/esm/…: esbuild's own helpers, which its chunks share.
     expect((await modulesLoadedBy(['--version'])).filter((source) => !source.startsWith('dist/'))).toEqual(['src/cli/main.ts', 'package.json']);
-    // Anything more on the line is the program's to parse.
+    // Anything more on the line is the program's to parse: the program is loaded, and the start path with it.
     const modules = await modulesLoadedBy(['--version', '--no-color']);
     expect(matching(modules, /node_modules\/commander\//).length).toBeGreaterThan(0);
-    expect(matching(modules, /node_modules\/(zod|conf|ajv|undici|chalk|lossless-json|proper-lockfile)\//)).toEqual([]);
-    // import/formats.ts is the table of formats the import command's flags accept: no dependencies.
-    expect(matching(modules, /src\/(server|client|store|import\/(?!formats\.ts))|\/run\.ts$/)).toEqual([]);
+    expect(matching(modules, /node_modules\/(zod|conf|ajv|undici|chalk|proper-lockfile)\//)).toEqual([]);
+    // import/formats.ts is the table of formats the import command's flags accept, csv-text.ts how
+    // list writes CSV: no dependencies.
+    expect(matching(modules, /src\/(server|client|import\/(?!formats\.ts|csv-text\.ts))/)).toEqual([]);
+    expect(matching(modules, /\/run\.ts$/)).toEqual(['src/cli/commands/get/run.ts', 'src/cli/commands/list/run.ts']);
   });
 
-  it('create --local loads the store but not the HTTP stack or the server', async () => {
+  it('get --local runs on the start path: the program, the store and its run are one file (build-start-path.mjs)', async () => {
+    const files = await filesLoadedBy(['get', '--local', '--id', '1']);
+    const start = files.find((sources) => sources.includes('src/cli/run-process.ts')) ?? [];
+    for (const module of ['src/store/file-store.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/create/command.ts']) expect(start).toContain(module);
+    expect(matching(start, /node_modules\/commander\//).length).toBeGreaterThan(0);
+    // main.js, esbuild's helpers, the version, the start path, and a stub for each import() on the way (the program, get's run).
+    expect(files.length).toBeLessThanOrEqual(6);
+  });
+
+  it('create --local loads the store but not zod, the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file-store.ts');
-    expect(matching(modules, /node_modules\/(undici|conf|ajv|chalk)\//)).toEqual([]);
+    // Its fields are checked by the field rules (core/new-plant.ts), not by the zod schemas.
+    expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
-  it('a remote create uses node:http: not the undici package, the store or the server', async () => {
+  it('a remote create uses node:http: not the undici package or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't']);
     expect(modules).toContain('src/client/http-client.ts');
-    expect(matching(modules, /node_modules\/undici\/|src\/(server|store)\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+    // The store's code is on the start path, loaded with the program (build-start-path.mjs); the server's is not.
+    expect(matching(modules, /node_modules\/undici\/|src\/server\/|proper-lockfile|write-file-atomic/)).toEqual([]);
+    // The answers are read by the field rules (client/answer-bodies.ts), not by the zod schemas.
+    expect(matching(modules, /node_modules\/zod\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
   });
 
   it('a remote create, config file included, reads without node:fs/promises (~0.7 ms to load)', async () => {

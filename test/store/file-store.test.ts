@@ -550,6 +550,26 @@ describe('the journal and the fold', () => {
     await expect(FileStore.open(path, { fs })).rejects.toMatchObject({ code: 'store_io', message: expect.stringContaining('EIO') });
   });
 
+  it('reads a page of a few plants from a few KiB of the store file, not from all of it', async () => {
+    const path = await storePath();
+    await writeFile(path, encodeStore(many(1, 2000)));
+    let counting = false;
+    let bytes = 0;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      readSync: ((...args: unknown[]) => {
+        const got = (NODE_FS.readSync as (...args: unknown[]) => number)(...args);
+        if (counting) bytes += got;
+        return got;
+      }) as FileSystem['readSync'],
+    };
+    const store = await FileStore.open(path, { fs });
+    counting = true;
+    expect((await store.list({ limit: 10 })).map((plant) => plant.id)).toEqual(many(1, 10).map((plant) => plant.id));
+    expect(bytes).toBeLessThanOrEqual(8 * 1024);
+    await store.close();
+  });
+
   it('reads what another process folded and appended meanwhile, only its appends when that is all it did', async () => {
     const path = await storePath();
     const reader = await FileStore.open(path);

@@ -1,5 +1,5 @@
 import { addPlant } from '../../../core/create.js';
-import { parseNewPlantText } from '../../../core/validate.js';
+import { parseNewPlantText } from '../../../core/new-plant.js';
 import type { Context } from '../../context.js';
 import { withTargetStore } from '../../target-store.js';
 import type { CreateOptions } from './command.js';
