@@ -30,7 +30,7 @@ export async function runCommandLine(argv: readonly string[], ctx: Context): Pro
   try {
     // Before commander, which takes whatever follows a flag that takes a value as its value, flags
     // included, and would then refuse the next word as an argument too many, or run.
-    const named = commandOf(COMMANDS, argv);
+    const named = helpFirst(argv) ? undefined : commandOf(COMMANDS, argv);
     if (named !== undefined) {
       refuseFlagsAsValues(named.flags, argv);
       refuseContradictions(named.flags, argv);
@@ -59,6 +59,13 @@ function sectionsFor(named: CommandSpec | undefined): readonly CommandSection[] 
     return 'commands' in entry && entry.commands.includes(named) ? [{ ...entry, commands: [named] }] : [];
   });
   return [{ title: '', entries }];
+}
+
+/** Whether the help flag comes before any command (`plants --help get`): the program's help, every command in it. */
+function helpFirst(argv: readonly string[]): boolean {
+  const command = argv.findIndex((word) => !word.startsWith('-'));
+  const help = argv.findIndex((word) => word === '--help' || word === '-h');
+  return help !== -1 && (command === -1 || help < command);
 }
 
 /** Commander's own errors (unknown option, missing argument, …) as our usage error. */

@@ -90,6 +90,8 @@ describe('help, as gh writes it', () => {
     expect(section(stdout, 'EXIT CODES').map((line) => line.slice(0, 10).trim()).filter((shown) => shown !== '')).toEqual(['0', '1', '2', '3', '4', '70', '130, 143']);
     for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(await helpOf(['help'])).toEqual({ code: 0, stdout, stderr: '' });
+    // The help flag before a command asks for the program's help: every command, not that one alone.
+    for (const argv of [['--help', 'get'], ['-h', 'config', 'get'], ['--no-color', '--help', 'create']]) expect(await helpOf(argv)).toEqual({ code: 0, stdout, stderr: '' });
   });
 
   it('wraps to the width of the terminal, and to 80 columns in a pipe', async () => {
