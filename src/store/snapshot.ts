@@ -99,10 +99,10 @@ export class Snapshot {
     return page;
   }
 
-  /** The snapshot after an append to the journal `file`, durable now, of lines about `ids`, each saying `values`. */
-  appended(ids: readonly bigint[], values: readonly number[], file: JournalFile, wholeBytes: number): Snapshot {
-    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + ids.length };
-    return new Snapshot(this.store, this.index, this.tail.with(ids, values), journal, this.journalLine);
+  /** The snapshot after lines were appended to the journal `file` (durable now), `tail` this one's tail with their entries. */
+  appended(tail: JournalTail, file: JournalFile, wholeBytes: number): Snapshot {
+    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + tail.lines - this.tail.lines };
+    return new Snapshot(this.store, this.index, tail, journal, this.journalLine);
   }
 
   /** The same store, its journal's entries all in the index just written, `index`. */

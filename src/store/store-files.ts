@@ -110,8 +110,6 @@ export class StoreFiles {
   readOn(snapshot: Snapshot, journal: JournalFile): Snapshot {
     const from = snapshot.journal.wholeBytes;
     if (journal.id === undefined || journal.size <= from) return snapshot;
-    const ids: bigint[] = [];
-    const values: number[] = [];
     let fd: number;
     let id: bigint;
     try {
@@ -120,15 +118,18 @@ export class StoreFiles {
     } catch (error) {
       throw storeIoError(this.journalPath, 'read', error);
     }
-    let read: { lines: number; wholeBytes: number };
+    let wholeBytes = from;
+    let tail: JournalTail;
     try {
       // The journal read must be the one looked at: another file there means it changed meanwhile.
       if (id !== journal.id) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
-      read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => ids.push(id) && values.push(value));
+      tail = snapshot.tail.withRead((push) => {
+        ({ wholeBytes } = readJournal(this.fs, fd, this.journalPath, from, journal.size, push));
+      });
     } finally {
       this.fs.closeSync(fd);
     }
-    return snapshot.appended(ids, values, journal, read.wholeBytes);
+    return snapshot.appended(tail, journal, wholeBytes);
   }
 
   /**
