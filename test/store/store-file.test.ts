@@ -10,6 +10,8 @@ import { StoreFiles } from '../../src/store/store-files.js';
 import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/store-file.js';
 import { readStoreFile } from '../../src/store/store-file-read.js';
 import { FileView, type StoreFileView } from '../../src/store/store-file-view.js';
+import { scanStoreFile } from '../../src/store/store-file-scan.js';
+import type { SortedEntries } from '../../src/store/sorted-entries.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -197,6 +199,29 @@ describe('the store file as a fold writes it', () => {
       }
       expect(view.lineOf(-(2n ** 63n))).toBeUndefined();
       expect([...view.linesAfter(2n ** 63n - 1n)]).toEqual([]);
+    } finally {
+      view.close();
+    }
+  });
+
+  it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
+    const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
+    writeFileSync(path, encodeStore(list));
+    const fd = openSync(path, 'r');
+    const size = statSync(path).size;
+    const view = new FileView(NODE_FS, fd, path, size, list.length, scanStoreFile(NODE_FS, fd, path, size, false) as SortedEntries);
+    try {
+      const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
+      const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
+      for (const order of [list, shuffled, list]) {
+        for (const p of order) {
+          expect(view.holds(p.id, encodePlant(p))).toBe('same');
+          expect(view.holds(p.id, renamed(p))).toBe('other');
+          expect(view.holds(p.id + 1n, encodePlant({ ...p, id: p.id + 1n }))).toBe('absent');
+        }
+      }
     } finally {
       view.close();
     }
