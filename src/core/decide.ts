@@ -96,20 +96,31 @@ export type Holds = (i: number) => 'absent' | 'same' | 'other';
 export function decidePuts(puts: readonly Put[], get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf, holds?: Holds): { outcomes: PutOutcome[]; writes: NewPlant[] } {
   const pending = new Pending(get);
   const writes: NewPlant[] = [];
+  // While the ids come in ascending order (an import of a sorted file), no put is of an id an
+  // earlier one wrote: the writes enter `pending` only once an id comes out of order.
+  let ascending = true;
+  let last: bigint | undefined;
+  const write = (plant: NewPlant) => {
+    if (!ascending) pending.set(plant.id, plant);
+    writes.push(plant);
+  };
   const outcomes = puts.map(({ plant, expect }, i): PutOutcome => {
-    if (holds !== undefined && typeof expect !== 'object' && !pending.wrote(plant.id)) {
+    if (ascending && last !== undefined && plant.id <= last) {
+      ascending = false;
+      for (const written of writes) pending.set(written.id, written);
+    }
+    last = plant.id;
+    if (holds !== undefined && typeof expect !== 'object' && (ascending || !pending.wrote(plant.id))) {
       const held = holds(i);
       if (expect === (held === 'absent' ? 'present' : 'absent')) return 'mismatch';
       if (held === 'same') return 'unchanged';
-      pending.set(plant.id, plant);
-      writes.push(plant);
+      write(plant);
       return held === 'absent' ? 'created' : 'updated';
     }
     const before = pending.now(plant.id);
     if (!meets(before, expect, etagOf)) return 'mismatch';
     if (before !== undefined && samePlant(before, plant)) return 'unchanged';
-    pending.set(plant.id, plant);
-    writes.push(plant);
+    write(plant);
     return before === undefined ? 'created' : 'updated';
   });
   return { outcomes, writes };

@@ -161,7 +161,7 @@ export class FileStore implements PlantStore {
       // Nothing yields between this look and the append's first change (the cut of a torn tail, or its write).
       lease.confirm();
       const file = await this.appender.append(lines, snapshot.journal.file, snapshot.journal.wholeBytes);
-      this.snapshot = this.files.leaveIndex(snapshot.appended(ids, values, file, file.size), { tailPast: Math.max(INDEX_IN_A_RUN, snapshot.index.size), unvouched: false });
+      this.snapshot = this.files.leaveIndex(snapshot.appended(snapshot.tail.with(ids, values), file, file.size), { tailPast: Math.max(INDEX_IN_A_RUN, snapshot.index.size), unvouched: false });
       return outcomes;
     } catch (error) {
       this.forget();

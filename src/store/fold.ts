@@ -6,7 +6,7 @@ import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
 import { storeIoError } from './store-errors.js';
 import type { StoreFiles } from './store-files.js';
 import type { HeldLock } from './store-lock.js';
-import { writeStoreFile } from './store-file.js';
+import { StoreFileWriter } from './store-file.js';
 
 /**
  * The journal is folded into the store file when a write would make it more than `foldAt` lines
@@ -99,16 +99,19 @@ function writeFold(fs: FileSystem, path: string, snapshot: Snapshot, lease: Held
   replaceFileSync(
     path,
     (write) => {
-      const renewing = (chunk: string) => {
-        const size = write(chunk);
-        unrenewed += size;
-        if (unrenewed >= RENEW_EVERY_BYTES) {
-          unrenewed = 0;
-          lease.confirm();
-        }
-        return size;
-      };
-      writeStoreFile(renewing, snapshot.lines(), (id, start) => entries.push(id, start));
+      const writer = new StoreFileWriter(
+        (chunk) => {
+          write(chunk);
+          unrenewed += chunk.length;
+          if (unrenewed >= RENEW_EVERY_BYTES) {
+            unrenewed = 0;
+            lease.confirm();
+          }
+        },
+        (id, start) => entries.push(id, start),
+      );
+      snapshot.writeTo(writer);
+      writer.end();
     },
     { fs, beforeRename: () => lease.confirm() },
   );

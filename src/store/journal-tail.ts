@@ -88,14 +88,28 @@ export class JournalTail {
 
   /** The tail with entries of these ids, saying these values, after its own. */
   with(ids: readonly bigint[], values: readonly number[]): JournalTail {
-    let { log } = this;
-    // Another tail was made from this one already: the entries past this one's are not its own.
-    if (this.lines !== log.length) {
-      log = new Log();
-      for (let i = 0; i < this.lines; i += 1) log.push(this.log.ids[i] as bigint, this.log.values[i] as number);
-    }
+    const log = this.ownLog();
     for (let i = 0; i < ids.length; i += 1) log.push(ids[i] as bigint, values[i] as number);
     return new JournalTail(log, log.length);
+  }
+
+  /**
+   * The tail with the entries `read` pushes after its own, as it reads them: a journal read on
+   * makes no list of a BigInt a line first (which, a hundred thousand long, outlived V8's young
+   * generation and was copied out of it). Should `read` fail, no tail sees what it pushed.
+   */
+  withRead(read: (push: (id: bigint, value: number) => void) => void): JournalTail {
+    const log = this.ownLog();
+    read((id, value) => log.push(id, value));
+    return new JournalTail(log, log.length);
+  }
+
+  /** The log to add this tail's next entries to: its own, or a copy of its entries where another tail was made from it already (the entries past its own are not its). */
+  private ownLog(): Log {
+    if (this.lines === this.log.length) return this.log;
+    const log = new Log();
+    for (let i = 0; i < this.lines; i += 1) log.push(this.log.ids[i] as bigint, this.log.values[i] as number);
+    return log;
   }
 
   /** Whether this tail's lines are in ascending id order, each id once. */

@@ -79,6 +79,13 @@ export function readJournal(fs: FileSystem, fd: number, path: string, from: numb
   return { lines, wholeBytes };
 }
 
+/** A line's bytes where they were read: `block[from, to)`. */
+export interface LineBytes {
+  block: Buffer;
+  from: number;
+  to: number;
+}
+
 /**
  * Journal lines are read by where they start: the first in a block of FIRST_BYTES (a command reads
  * a plant or a page), those after it in blocks of BLOCK_BYTES (a fold reads them mostly in order).
@@ -107,6 +114,16 @@ export class JournalReader {
    */
   lineAt(value: number): string {
     const start = value < DELETED ? rewritten(value) : value;
+    const { block, from, to } = this.lineBytes(start);
+    const text = block.toString('utf8', from, to);
+    if (value >= 0) return text;
+    const reading = readPlantJson(text);
+    if (reading.plant === undefined) throw storeCorruptError(this.path, `the line at byte ${start} is not a plant`);
+    return encodePlant(reading.plant);
+  }
+
+  /** The bytes of the line that starts at byte `start`: `block[from, to)`, its line feed at `to`; valid until the next call. */
+  lineBytes(start: number): LineBytes {
     let offset = start - this.blockStart;
     let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
     for (let size = this.block.length === 0 ? FIRST_BYTES : BLOCK_BYTES; end === -1; size *= 2) {
@@ -124,11 +141,7 @@ export class JournalReader {
       end = this.block.indexOf(10);
       if (end === -1 && got < size) throw storeCorruptError(this.path, `no whole line at byte ${start}`);
     }
-    const text = this.block.toString('utf8', offset, end);
-    if (value >= 0) return text;
-    const reading = readPlantJson(text);
-    if (reading.plant === undefined) throw storeCorruptError(this.path, `the line at byte ${start} is not a plant`);
-    return encodePlant(reading.plant);
+    return { block: this.block, from: offset, to: end };
   }
 
   close(): void {

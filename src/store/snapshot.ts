@@ -1,10 +1,11 @@
 import { canonicalPlant } from '../core/plant-json.js';
 import type { NewPlant } from '../core/schemas.js';
 import type { ListQuery } from '../core/store.js';
-import { DELETED, type JournalFile } from './journal.js';
+import { DELETED, type JournalFile, type JournalReader } from './journal.js';
 import type { JournalTail } from './journal-tail.js';
 import { EntriesBuilder, find, type Entries, type SortedEntries } from './sorted-entries.js';
 import { storeCorruptError } from './store-errors.js';
+import type { StoreFileWriter } from './store-file.js';
 import { heldAs, type StoreFileView, type StoreLine } from './store-file-view.js';
 
 /** The journal as a snapshot saw it. */
@@ -42,8 +43,8 @@ export class Snapshot {
     readonly index: Entries,
     readonly tail: JournalTail,
     readonly journal: JournalSeen,
-    /** The canonical line of the journal plant of an entry's value (journal.ts). */
-    private readonly journalLine: (value: number, journal: JournalFile) => string,
+    /** The reader of the lines of a journal file (journal.ts), opened as needed. */
+    private readonly journalReader: (journal: JournalFile) => JournalReader,
   ) {}
 
   has(id: bigint): boolean {
@@ -63,7 +64,7 @@ export class Snapshot {
   /** The canonical line of the plant of `id`, if there is one. */
   private lineOf(id: bigint): string | undefined {
     const value = this.journalSay(id);
-    return value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value, this.journal.file);
+    return value === undefined ? this.store.view.lineOf(id) : value === DELETED ? undefined : this.journalLine(value);
   }
 
   private notItsLine(id: bigint, line: string): Error {
@@ -80,7 +81,7 @@ export class Snapshot {
   holds(id: bigint, line: string): 'absent' | 'same' | 'other' {
     const value = this.journalSay(id);
     // The store file's plant is compared where it is; the journal's, as text.
-    const held = value === undefined ? this.store.view.holds(id, line) : heldAs(value === DELETED ? undefined : this.journalLine(value, this.journal.file), line);
+    const held = value === undefined ? this.store.view.holds(id, line) : heldAs(value === DELETED ? undefined : this.journalLine(value), line);
     // As get checks: never another plant's line.
     if (held === 'foreign') throw this.notItsLine(id, this.lineOf(id) as string);
     return held;
@@ -90,25 +91,42 @@ export class Snapshot {
   page({ after, limit, tag }: ListQuery): NewPlant[] {
     const page: NewPlant[] = [];
     if (limit <= 0) return page;
-    for (const { line } of this.lines(after)) {
-      const plant = this.plantOf(line);
-      if (tag !== undefined && plant.tag !== tag) continue;
-      page.push(plant);
-      if (page.length >= limit) break;
-    }
+    this.merged(after, (_, fileLine, value) => {
+      if (value === DELETED) return true;
+      const plant = this.plantOf(value === undefined ? (fileLine as string) : this.journalLine(value));
+      if (tag === undefined || plant.tag === tag) page.push(plant);
+      return page.length < limit;
+    });
     return page;
   }
 
-  /** The snapshot after an append to the journal `file`, durable now, of lines about `ids`, each saying `values`. */
-  appended(ids: readonly bigint[], values: readonly number[], file: JournalFile, wholeBytes: number): Snapshot {
-    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + ids.length };
-    return new Snapshot(this.store, this.index, this.tail.with(ids, values), journal, this.journalLine);
+  /**
+   * Every plant into `writer`, in id order, for a fold: the journal's lines copied as the bytes
+   * they are (checked canonical as they were read), the rest as text.
+   */
+  writeTo(writer: StoreFileWriter): void {
+    let reader: JournalReader | undefined;
+    this.merged(undefined, (id, fileLine, value) => {
+      if (value === undefined) writer.text(id, fileLine as string);
+      else if (value >= 0) {
+        const { block, from, to } = (reader ??= this.journalReader(this.journal.file)).lineBytes(value);
+        writer.begin(id);
+        writer.copy(block, from, to);
+      } else if (value !== DELETED) writer.text(id, this.journalLine(value));
+      return true;
+    });
+  }
+
+  /** The snapshot after lines were appended to the journal `file` (durable now), `tail` this one's tail with their entries. */
+  appended(tail: JournalTail, file: JournalFile, wholeBytes: number): Snapshot {
+    const journal = { ...this.journal, file, wholeBytes, lines: this.journal.lines + tail.lines - this.tail.lines };
+    return new Snapshot(this.store, this.index, tail, journal, this.journalReader);
   }
 
   /** The same store, its journal's entries all in the index just written, `index`. */
   indexed(index: SortedEntries, tail: JournalTail): Snapshot {
     const journal = { ...this.journal, indexedBytes: this.journal.wholeBytes, indexedLines: this.journal.lines };
-    return new Snapshot({ ...this.store, vouched: true }, index, tail, journal, this.journalLine);
+    return new Snapshot({ ...this.store, vouched: true }, index, tail, journal, this.journalReader);
   }
 
   /** What the journal says of every id it names, the tail over the index, in id order: the next index. */
@@ -134,31 +152,32 @@ export class Snapshot {
   }
 
   /**
-   * Every plant from the first whose id is above `after`, in id order, as canonical lines: the
-   * store file's and the journal's together, where both name an id the journal's (or its deletion).
+   * Every id from the first above `after`, in id order, that the store file or the journal names,
+   * until `visit` returns false: with what the journal says last of it (an entry's value:
+   * journal.ts), else (undefined) with the store file's line.
    */
-  *lines(after?: bigint): Generator<StoreLine> {
+  private merged(after: bigint | undefined, visit: (id: bigint, fileLine: string | undefined, value: number | undefined) => boolean): void {
     const file = this.store.view.linesAfter(after)[Symbol.iterator]();
     const { index } = this;
     const tail = this.tail.sorted();
+    const indexSize = index.size;
+    const tailSize = tail.size;
     let fileNext = file.next();
     let i = after === undefined ? 0 : index.after(after);
     let t = after === undefined ? 0 : tail.after(after);
     try {
       for (;;) {
         const fileId = fileNext.done === true ? undefined : fileNext.value.id;
-        const indexId = i < index.size ? index.idAt(i) : undefined;
-        const tailId = t < tail.size ? tail.idAt(t) : undefined;
+        const indexId = i < indexSize ? index.idAt(i) : undefined;
+        const tailId = t < tailSize ? tail.idAt(t) : undefined;
         const id = least(least(fileId, indexId), tailId);
         if (id === undefined) return;
-        let line: string | undefined;
         const value = tailId === id ? tail.valueAt(t) : indexId === id ? index.valueAt(i) : undefined;
-        if (value === undefined) line = (fileNext.value as StoreLine).line;
-        else if (value !== DELETED) line = this.journalLine(value, this.journal.file);
+        const fileLine = value === undefined ? (fileNext.value as StoreLine).line : undefined;
         if (fileId === id) fileNext = file.next();
         if (indexId === id) i += 1;
         if (tailId === id) t += 1;
-        if (line !== undefined) yield { id, line };
+        if (!visit(id, fileLine, value)) return;
       }
     } finally {
       file.return?.();
@@ -171,6 +190,11 @@ export class Snapshot {
     if (fromTail !== undefined || this.index.size === 0) return fromTail;
     const position = find(this.index, id);
     return position === -1 ? undefined : this.index.valueAt(position);
+  }
+
+  /** The canonical line of the journal plant of an entry's value. */
+  private journalLine(value: number): string {
+    return this.journalReader(this.journal.file).lineAt(value);
   }
 
   /** A line this store wrote or checked: canonical, so read by the fast path. */

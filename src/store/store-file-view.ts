@@ -74,6 +74,8 @@ export class FileView implements StoreFileView {
   private readonly from: number;
   private readonly to: number;
   private lookups = 0;
+  /** Where the plant `holds` found last is among the entries. */
+  private held = -1;
 
   constructor(
     private readonly fs: FileSystem,
@@ -104,12 +106,18 @@ export class FileView implements StoreFileView {
   holds(id: bigint, line: string): Held {
     const entries = this.searched();
     if (entries === undefined) return heldAs(this.halvingTo(id), line);
-    const position = find(entries, id);
+    // An import in id order asks for the plant after the one it asked for last: looked at first.
+    const next = this.held + 1;
+    const position = next < entries.size && entries.idAt(next) === id ? next : find(entries, id);
     if (position === -1) return 'absent';
+    this.held = position;
     const start = entries.valueAt(position);
-    const end = this.blockEnd(start);
+    // The line's feed is right before where the next line starts (or the lines end): none looked for.
+    const feed = (position + 1 < entries.size ? entries.valueAt(position + 1) : this.to) - 1;
+    if (!this.blockHolds(start, feed)) return heldAs(this.textAt(start), line);
+    const end = feed - this.blockStart;
     // Compared on the block's bytes, without making a string of the stored line (an update import asks for each of its rows).
-    return end === -1 ? heldAs(this.textAt(start), line) : (sameBytes(this.block, start - this.blockStart + INDENT.length, this.block[end - 1] === 0x2c ? end - 1 : end, line) ?? heldAs(this.textAt(start), line));
+    return sameBytes(this.block, start - this.blockStart + INDENT.length, this.block[end - 1] === 0x2c ? end - 1 : end, line) ?? heldAs(this.textAt(start), line);
   }
 
   /** The line of the plant with this id, found by halving the file. */
@@ -228,12 +236,26 @@ export class FileView implements StoreFileView {
     const offset = start - this.blockStart;
     const end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;
     if (end !== -1) return end;
+    this.readBlock(start);
+    return this.block.indexOf(10);
+  }
+
+  /**
+   * Whether the block kept holds the line from `start` to its line feed at `feed`, read anew from
+   * `start` where it does not hold those bytes: false for a line longer than a block, or where
+   * `feed` is no line feed (a file that does not match its entries).
+   */
+  private blockHolds(start: number, feed: number): boolean {
+    if (start < this.blockStart || feed >= this.blockStart + this.block.length) this.readBlock(start);
+    return feed > start && feed < this.blockStart + this.block.length && this.block[feed - this.blockStart] === 10;
+  }
+
+  private readBlock(start: number): void {
     const size = Math.min(BLOCK_BYTES, this.to - start);
     const block = Buffer.allocUnsafe(size);
     const got = this.reading(() => this.fs.readSync(this.fd, block, 0, size, start));
     this.block = block.subarray(0, got);
     this.blockStart = start;
-    return this.block.indexOf(10);
   }
 
   private idOf(bytes: Buffer, from: number, to: number): number | bigint {

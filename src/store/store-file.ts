@@ -39,24 +39,85 @@ export function encodeStore(plants: Iterable<NewPlant>): string {
   return lines.length === 0 ? EMPTY : `${HEAD}${FIRST_SEPARATOR}${lines.join(SEPARATOR)}${LAST_LINE_END}`;
 }
 
+/** What StoreFileWriter gathers before each write. */
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
- * Writes, through `write` (which returns the bytes of each chunk), the store file of these plants
- * (canonical lines, in id order), telling `onLine` where each one's line starts. Returns how many
- * there were.
+ * Writes a store file in our layout through `write`, a chunk at a time (each valid only during the
+ * call): its head, each plant's canonical line in id order, and its tail (`end`). A line is given
+ * as text, or begun (`begin`) and given as the bytes it was read as (`copy`, in one piece or
+ * more): a fold copies the journal's lines as they are, rather than make a string of each and
+ * encode it again. Tells `onLine` where each line starts.
  */
-export function writeStoreFile(write: (chunk: string) => number, lines: Iterable<{ id: bigint; line: string }>, onLine: (id: bigint, start: number) => void = () => undefined): number {
-  let count = 0;
-  let position = HEAD.length;
-  write(HEAD);
-  for (const { id, line } of lines) {
-    const separator = count === 0 ? FIRST_SEPARATOR : SEPARATOR;
-    write(separator);
-    onLine(id, position + separator.length - INDENT.length);
-    position += separator.length + write(line);
-    count += 1;
+export class StoreFileWriter {
+  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used: number;
+  /** The bytes of the chunks written. */
+  private written = 0;
+  private count = 0;
+
+  constructor(
+    private readonly write: (chunk: Buffer) => void,
+    private readonly onLine: (id: bigint, start: number) => void = () => undefined,
+  ) {
+    this.used = this.chunk.write(HEAD, 'latin1');
   }
-  write(count === 0 ? TAIL : LAST_LINE_END);
-  return count;
+
+  text(id: bigint, line: string): void {
+    this.begin(id);
+    if (line.length * 3 > CHUNK_BYTES) {
+      const bytes = Buffer.from(line);
+      this.copy(bytes, 0, bytes.length);
+      return;
+    }
+    this.room(line.length * 3);
+    this.used += this.chunk.write(line, this.used);
+  }
+
+  /** Begins the line of the plant `id`: the separator before it. */
+  begin(id: bigint): void {
+    this.room(SEPARATOR.length);
+    const { chunk } = this;
+    if (this.count > 0) chunk[this.used++] = 0x2c;
+    chunk[this.used++] = 0x0a;
+    this.onLine(id, this.written + this.used);
+    for (let i = 0; i < INDENT.length; i += 1) chunk[this.used++] = INDENT.charCodeAt(i);
+    this.count += 1;
+  }
+
+  /** Bytes of the line begun, `source[from, to)`. */
+  copy(source: Uint8Array, from: number, to: number): void {
+    const { chunk } = this;
+    // Byte by byte: a plant's line is short, and a native copy a line costs more than the loop.
+    let used = this.used;
+    for (let i = from; i < to; i += 1) {
+      if (used === CHUNK_BYTES) {
+        this.used = used;
+        this.flush();
+        used = 0;
+      }
+      chunk[used++] = source[i] as number;
+    }
+    this.used = used;
+  }
+
+  /** Writes the tail and what is left; returns how many plants were written. */
+  end(): number {
+    this.used += this.chunk.write(this.count === 0 ? TAIL : LAST_LINE_END, this.used, 'latin1');
+    this.flush();
+    return this.count;
+  }
+
+  /** Room for `bytes` more in the chunk: what it holds is written first where they would not fit. */
+  private room(bytes: number): void {
+    if (this.used + bytes > CHUNK_BYTES) this.flush();
+  }
+
+  private flush(): void {
+    this.write(this.chunk.subarray(0, this.used));
+    this.written += this.used;
+    this.used = 0;
+  }
 }
 
 /** Where the plants' lines of a file of this size in our layout begin and end. */

@@ -91,7 +91,7 @@ export class StoreFiles {
     try {
       const store = { path, stamp: stamp.store, view: storeFile, vouched };
       const journal = { file: { id: stamp.journal.id, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines };
-      return this.readOn(new Snapshot(store, index.entries, JournalTail.empty(), journal, this.journalLine), stamp.journal);
+      return this.readOn(new Snapshot(store, index.entries, JournalTail.empty(), journal, this.journalReader), stamp.journal);
     } catch (error) {
       closeSnapshot(storeFile, index.entries);
       throw error;
@@ -110,8 +110,6 @@ export class StoreFiles {
   readOn(snapshot: Snapshot, journal: JournalFile): Snapshot {
     const from = snapshot.journal.wholeBytes;
     if (journal.id === undefined || journal.size <= from) return snapshot;
-    const ids: bigint[] = [];
-    const values: number[] = [];
     let fd: number;
     let id: bigint;
     try {
@@ -120,15 +118,18 @@ export class StoreFiles {
     } catch (error) {
       throw storeIoError(this.journalPath, 'read', error);
     }
-    let read: { lines: number; wholeBytes: number };
+    let wholeBytes = from;
+    let tail: JournalTail;
     try {
       // The journal read must be the one looked at: another file there means it changed meanwhile.
       if (id !== journal.id) throw storeIoError(this.journalPath, 'read', new Error('the journal changed while it was read'));
-      read = readJournal(this.fs, fd, this.journalPath, from, journal.size, (id, value) => ids.push(id) && values.push(value));
+      tail = snapshot.tail.withRead((push) => {
+        ({ wholeBytes } = readJournal(this.fs, fd, this.journalPath, from, journal.size, push));
+      });
     } finally {
       this.fs.closeSync(fd);
     }
-    return snapshot.appended(ids, values, journal, read.wholeBytes);
+    return snapshot.appended(tail, journal, wholeBytes);
   }
 
   /**
@@ -195,7 +196,7 @@ export class StoreFiles {
       throw error;
     }
     const none = { file: { id: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
-    const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalLine);
+    const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalReader);
     return this.leaveIndex(folded);
   }
 
@@ -217,11 +218,11 @@ export class StoreFiles {
   }
 
   /**
-   * The canonical line of the journal plant of an entry's value, read through the journal file the snapshot
-   * saw. Opened when first needed, not with the snapshot: a fold that removed that journal since
-   * is found here, as a journal that changed, and the read is made again on the files as they are.
+   * The reader of the journal file a snapshot saw. Opened when first needed, not with the snapshot:
+   * a fold that removed that journal since is found here, as a journal that changed, and the read
+   * is made again on the files as they are.
    */
-  private readonly journalLine = (value: number, journal: JournalFile): string => {
+  private readonly journalReader = (journal: JournalFile): JournalReader => {
     if (this.reader === undefined || this.reader.id !== journal.id) {
       this.reader?.reader.close();
       this.reader = undefined;
@@ -239,7 +240,7 @@ export class StoreFiles {
       }
       this.reader = { id, reader };
     }
-    return this.reader.reader.lineAt(value);
+    return this.reader.reader;
   };
 }
 

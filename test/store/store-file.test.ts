@@ -5,10 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
+import type { Snapshot } from '../../src/store/snapshot.js';
 import { StoreFiles } from '../../src/store/store-files.js';
-import { encodeStore, INDENT, writeStoreFile } from '../../src/store/store-file.js';
+import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/store-file.js';
 import { readStoreFile } from '../../src/store/store-file-read.js';
 import { FileView, type StoreFileView } from '../../src/store/store-file-view.js';
+import { scanStoreFile } from '../../src/store/store-file-scan.js';
+import type { SortedEntries } from '../../src/store/sorted-entries.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -18,11 +21,33 @@ const plant = fc.record(
 /** Plants with distinct ids, in id order, as a fold gives them. */
 const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
-function written(list: readonly NewPlant[]): { text: string; starts: Map<bigint, number> } {
+/** The store file of `list`, each line given as text or (`asBytes`, by position) as bytes amid others, as a fold copies a journal's. */
+function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
   const starts = new Map<bigint, number>();
-  writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)) && Buffer.byteLength(chunk), list.map((p) => ({ id: p.id, line: encodePlant(p) })), (id, start) => starts.set(id, start));
+  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
+  list.forEach((p, i) => {
+    const line = encodePlant(p);
+    if (asBytes[i] === true) {
+      // In two pieces, amid other bytes, as a line read across two blocks.
+      const bytes = Buffer.from(`x\n${line}\ny`);
+      const cut = 2 + Math.floor(Buffer.byteLength(line) / 2);
+      writer.begin(p.id);
+      writer.copy(bytes, 2, cut);
+      writer.copy(bytes, cut, 2 + Buffer.byteLength(line));
+    } else writer.text(p.id, line);
+  });
+  writer.end();
   return { text: Buffer.concat(chunks).toString('utf8'), starts };
+}
+
+/** The store file a fold of `snapshot` writes. */
+function folded(snapshot: Snapshot | undefined): string {
+  const chunks: Buffer[] = [];
+  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+  snapshot?.writeTo(writer);
+  writer.end();
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The store file at `path` as a reader with no index reads it: whole, every plant checked. */
@@ -38,8 +63,8 @@ function readVouched(path: string, count: number): StoreFileView {
 describe('the store file as a fold writes it', () => {
   it('is the canonical layout, byte for byte, and says where each line is', () => {
     fc.assert(
-      fc.property(plants, (list) => {
-        const { text, starts } = written(list);
+      fc.property(plants, fc.array(fc.boolean(), { maxLength: 12 }), (list, asBytes) => {
+        const { text, starts } = written(list, asBytes);
         expect(text).toBe(encodeStore(list));
         const bytes = Buffer.from(text);
         for (const p of list) {
@@ -48,6 +73,19 @@ describe('the store file as a fold writes it', () => {
         }
       }),
     );
+  });
+
+  it('writes a line longer than the chunks it gathers whole, as text or as bytes', () => {
+    const chunks: Buffer[] = [];
+    const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+    const long = `{"id":1,"name":"${'é'.repeat(400_000)}"}`;
+    const longer = Buffer.from(`{"id":2,"name":"${'a'.repeat(1_500_000)}"}`);
+    writer.text(1n, long);
+    writer.begin(2n);
+    writer.copy(longer, 0, longer.length);
+    expect(writer.end()).toBe(2);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{\n  "plantStore": 1,\n  "plants": [\n${INDENT}${long},\n${INDENT}${longer.toString()}\n  ]\n}\n`);
   });
 
   it('folds changes into a store file: the journal line of an id over the file’s, its deletion leaving it out', async () => {
@@ -78,15 +116,45 @@ describe('the store file as a fold writes it', () => {
         const snapshot = files.open(files.stamp());
         try {
           expect(snapshot?.store.view.canonical).toBe(!byHand);
-          const chunks: Buffer[] = [];
-          writeStoreFile((chunk) => chunks.push(Buffer.from(chunk)) && Buffer.byteLength(chunk), snapshot?.lines() ?? []);
-          expect(Buffer.concat(chunks).toString('utf8')).toBe(encodeStore(after));
+          expect(folded(snapshot)).toBe(encodeStore(after));
         } finally {
           files.forget(snapshot);
         }
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('folds a journal written in id order over blocks of it, deletions and a line in another form amid its lines', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    const before = [{ id: -5n, name: 'below' }, { id: 40n, name: 'amid', tag: 'old' }];
+    writeFileSync(path, written(before).text);
+    // Lines of up to 3,000 bytes, so that runs of them cross the journal's blocks, and lines cross them.
+    const plant = (id: number): NewPlant => ({ id: BigInt(id), name: `${'é'.repeat(id % 7 === 0 ? 990 : 3)}${id}`, ...(id % 3 === 0 ? { tag: 't' } : {}) });
+    const lines: string[] = [];
+    const expected = new Map(before.map((p) => [p.id, p as NewPlant]));
+    for (let id = 1; id <= 600; id += 1) {
+      if (id % 50 === 0) {
+        lines.push(`{"delete":${id - 1}}`);
+        expected.delete(BigInt(id - 1));
+      } else if (id % 61 === 0) {
+        lines.push(`{ "name": "by hand ${id}", "id": ${id} }`);
+        expected.set(BigInt(id), { id: BigInt(id), name: `by hand ${id}` });
+      } else {
+        lines.push(encodePlant(plant(id)));
+        expected.set(BigInt(id), plant(id));
+      }
+    }
+    writeFileSync(`${path}.journal`, `${lines.join('\n')}\n`);
+    expect(statSync(`${path}.journal`).size).toBeGreaterThan(2 * 64 * 1024);
+    const files = new StoreFiles(NODE_FS, path);
+    const snapshot = files.open(files.stamp());
+    try {
+      expect(folded(snapshot)).toBe(encodeStore([...expected.values()].sort((a, b) => (a.id < b.id ? -1 : 1))));
+    } finally {
+      files.forget(snapshot);
+    }
   });
 
   it('is read back exactly, read whole or found by halving: every plant, in id order, by id and after any id', async () => {
@@ -131,6 +199,29 @@ describe('the store file as a fold writes it', () => {
       }
       expect(view.lineOf(-(2n ** 63n))).toBeUndefined();
       expect([...view.linesAfter(2n ** 63n - 1n)]).toEqual([]);
+    } finally {
+      view.close();
+    }
+  });
+
+  it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
+    const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
+    writeFileSync(path, encodeStore(list));
+    const fd = openSync(path, 'r');
+    const size = statSync(path).size;
+    const view = new FileView(NODE_FS, fd, path, size, list.length, scanStoreFile(NODE_FS, fd, path, size, false) as SortedEntries);
+    try {
+      const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
+      const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
+      for (const order of [list, shuffled, list]) {
+        for (const p of order) {
+          expect(view.holds(p.id, encodePlant(p))).toBe('same');
+          expect(view.holds(p.id, renamed(p))).toBe('other');
+          expect(view.holds(p.id + 1n, encodePlant({ ...p, id: p.id + 1n }))).toBe('absent');
+        }
+      }
     } finally {
       view.close();
     }
