@@ -195,9 +195,23 @@ describe('plants import --local', () => {
     const input = await file(t, 'p.csv', 'id,name\nx\n');
     const rejects = join(t.dir, 'rejects.ndjson');
     expect(await t.run('import', input, '--local', '--rejects', rejects)).toBe(1);
-    expect(t.stderr()).toMatch(/^Imported 1 row into /);
+    expect(t.stderr()).toMatch(/^Imported none of 1 row into /);
     expect(t.stderr()).toContain('\n  line 2: row has 1 field, the header has 2\n');
     expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}: fix it, then plants import ${rejects}\n`);
+  });
+
+  it('says that none of the rows was imported where every one failed or was skipped, and not where one was', async () => {
+    const t = await testContext();
+    const input = await file(t, 'p.ndjson', '{"id":1,"name":"Fern"}\n{"id":"x","name":"Oak"}\n');
+    const summaryOf = async (...argv: string[]) => {
+      const before = t.stderr().length;
+      expect(await t.run('import', input, '--local', ...argv)).toBe(1);
+      return t.stderr().slice(before);
+    };
+    expect(await summaryOf('--on-conflict', 'skip')).toMatch(/^Imported 2 rows into .*: 1 created, 0 skipped, 1 failed\n/);
+    expect(await summaryOf('--on-conflict', 'skip')).toMatch(/^Imported none of 2 rows into .*: 0 created, 1 skipped, 1 failed\n/);
+    // A row the store holds as it is was imported: the store is as the file says.
+    expect(await summaryOf('--on-conflict', 'update')).toMatch(/^Imported 2 rows into .*: 0 created, 0 updated, 1 unchanged, 1 failed\n/);
   });
 
   it('gives CSV rows the line they start on, and a wrong field count per row', async () => {

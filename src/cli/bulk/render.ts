@@ -25,8 +25,11 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   // Where every row read was left unsent, nothing was imported (or deleted): the line says so.
   const noneSent = !result.dryRun && counts.read > 0 && counts.notSent === counts.read;
+  // Rows read and every one failed, skipped or left unsent: none imported, which `Imported 3 rows`
+  // would hide. A row sent and not answered may have been.
+  const noneDone = !result.dryRun && counts.read > 0 && counts.done + counts.updated + counts.unchanged + counts.unknown === 0;
   const remote = /^https?:\/\//.test(result.target);
-  const verb = result.dryRun ? 'Checked' : noneSent ? `${remote ? 'Sent' : 'Wrote'} none of` : result.summary.verb;
+  const verb = result.dryRun ? 'Checked' : noneSent ? `${remote ? 'Sent' : 'Wrote'} none of` : noneDone ? (result.summary.noneDone ?? result.summary.verb) : result.summary.verb;
   // A dry run changes nothing: it checks rows "for" the store or service.
   const preposition = result.dryRun ? 'for' : noneSent ? 'to' : result.summary.preposition;
   // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.

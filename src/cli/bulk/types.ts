@@ -61,6 +61,8 @@ export interface BulkKind<T, Format extends string> {
 
 export interface SummaryWords {
   verb: string;
+  /** The verb where rows were read and none was done (`Imported none of`); else `verb` says it. */
+  noneDone?: string;
   preposition: string;
   /** What a row is: `row`, `id`. */
   unit: string;

@@ -15,7 +15,7 @@ import type { ImportOptions } from './command.js';
 /** Creating plants, a row each: added, or a duplicate (`--on-conflict`). */
 const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
-  summary: { verb: 'Imported', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
+  summary: { verb: 'Imported', noneDone: 'Imported none of', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
   formatOfName: formatFromName,
   formatOfHead: formatFromHead,
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
