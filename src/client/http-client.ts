@@ -1,7 +1,7 @@
 import type { Agent as HttpAgent, ClientRequest, request as httpRequest } from 'node:http';
 import { readAnswerBody } from './answer.js';
 import type { PlantsClientOptions } from './client-options.js';
-import { requestHeaders, timeoutMs, type RawAnswer, type Transport } from './transport.js';
+import { requestHeaders, timeoutMs, type Method, type RawAnswer, type Transport } from './transport.js';
 
 /**
  * Requests on node:http(s), one at a time (a `plants create`) or many (an import: a pool of
@@ -34,66 +34,94 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
     for (const end of inFlight.values()) end(abortError('stopped'));
   };
   stop?.addEventListener('abort', abandon, { once: true });
+  // `within`: what is left of --timeout, which bounds a request and the tries it takes.
+  const exchange = (method: Method, path: string, body: string | undefined, extra: Readonly<Record<string, string>> | undefined, within: number) =>
+    new Promise<RawAnswer>((resolve, reject) => {
+      const common = body === undefined ? headers.get : headers.post;
+      const outgoing = request({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.prefix}${path}`,
+        method,
+        agent,
+        headers: { ...common, ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
+      });
+      let reason: Error | undefined;
+      let answered = false;
+      const end = (why: Error) => {
+        reason ??= why;
+        outgoing.destroy(why);
+      };
+      inFlight.set(outgoing, end);
+      // The deadline of the whole exchange; where it finds no connection made yet, the request
+      // was not sent.
+      const deadline = setTimeout(() => end(outgoing.socket?.connecting === true ? connectTimeout() : abortError('timed out')), within);
+      const settle = () => {
+        clearTimeout(deadline);
+        inFlight.delete(outgoing);
+      };
+      const fail = (error: unknown) => {
+        settle();
+        const stale = reason === undefined && !answered && outgoing.reusedSocket && (error as { code?: string }).code === 'ECONNRESET';
+        reject(reason ?? (stale ? new StaleConnection(error) : error));
+      };
+      outgoing.on('response', (response) => {
+        answered = true;
+        const status = response.statusCode ?? 0;
+        const { location, etag } = response.headers;
+        const retryAfter = response.headers['retry-after'];
+        const outcome = response.headers['plants-outcome'];
+        const requestId = response.headers['x-request-id'];
+        const named = {
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+          ...(location === undefined ? {} : { location }),
+          ...(etag === undefined ? {} : { etag }),
+          ...(typeof outcome === 'string' ? { outcome } : {}),
+          ...(typeof requestId === 'string' ? { requestId } : {}),
+        };
+        readAnswerBody(response, status).then(
+          (text) => {
+            settle();
+            resolve({ status, text, ...named });
+          },
+          fail,
+        );
+      });
+      outgoing.on('error', fail);
+      if (stop?.aborted === true) end(abortError('stopped'));
+      else outgoing.end(body);
+    });
+  // A kept-alive connection the service closed (its keep-alive timeout) just as a request reused
+  // it: the request may or may not have reached the service. A GET changes nothing, so it is sent
+  // again, as Node's documentation has it (request.reusedSocket), within the same --timeout; each
+  // try that meets another such connection takes it out of the pool, so there is at most one try
+  // more than sockets. Any other method fails as before: its outcome is unknown.
+  const sockets = options.connections ?? 1;
   return {
-    request: (method, path, body, extra) =>
-      new Promise<RawAnswer>((resolve, reject) => {
-        const common = body === undefined ? headers.get : headers.post;
-        const outgoing = request({
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: target.port,
-          path: `${target.prefix}${path}`,
-          method,
-          agent,
-          headers: { ...common, ...extra, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
-        });
-        let reason: Error | undefined;
-        const end = (why: Error) => {
-          reason ??= why;
-          outgoing.destroy(why);
-        };
-        inFlight.set(outgoing, end);
-        // The deadline of the whole exchange; where it finds no connection made yet, the request
-        // was not sent.
-        const deadline = setTimeout(() => end(outgoing.socket?.connecting === true ? connectTimeout() : abortError('timed out')), timeout);
-        const settle = () => {
-          clearTimeout(deadline);
-          inFlight.delete(outgoing);
-        };
-        const fail = (error: unknown) => {
-          settle();
-          reject(reason ?? error);
-        };
-        outgoing.on('response', (response) => {
-          const status = response.statusCode ?? 0;
-          const { location, etag } = response.headers;
-          const retryAfter = response.headers['retry-after'];
-          const outcome = response.headers['plants-outcome'];
-          const requestId = response.headers['x-request-id'];
-          const named = {
-            ...(retryAfter === undefined ? {} : { retryAfter }),
-            ...(location === undefined ? {} : { location }),
-            ...(etag === undefined ? {} : { etag }),
-            ...(typeof outcome === 'string' ? { outcome } : {}),
-            ...(typeof requestId === 'string' ? { requestId } : {}),
-          };
-          readAnswerBody(response, status).then(
-            (text) => {
-              settle();
-              resolve({ status, text, ...named });
-            },
-            fail,
-          );
-        });
-        outgoing.on('error', fail);
-        if (stop?.aborted === true) end(abortError('stopped'));
-        else outgoing.end(body);
-      }),
+    async request(method, path, body, extra) {
+      const until = Date.now() + timeout;
+      for (let tries = 1; ; tries += 1) {
+        try {
+          return await exchange(method, path, body, extra, until - Date.now());
+        } catch (error) {
+          if (!(error instanceof StaleConnection)) throw error;
+          if (method !== 'GET' || tries > sockets || Date.now() >= until) throw error.cause;
+        }
+      }
+    },
     async close() {
       stop?.removeEventListener('abort', abandon);
       agent.destroy();
     },
   };
+}
+
+/** A request reset on a reused socket before any answer: `cause` is what node:http reported. */
+class StaleConnection extends Error {
+  constructor(cause: unknown) {
+    super('the kept-alive connection was closed as it was reused', { cause });
+  }
 }
 
 /** An exchange ended by its deadline or a stop: read as one that may have been processed (answer.ts). */

@@ -90,3 +90,74 @@ describe('the node:http transport', () => {
     }
   });
 });
+
+/**
+ * A service that closes a kept-alive connection as a request reuses it: each connection's first
+ * request is answered, its next one is read and the connection closed without an answer (what a
+ * keep-alive timeout on the service's side does to a request that crosses it).
+ */
+async function closingOnReuse() {
+  const seen: string[] = [];
+  server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    request.on('end', () => {
+      const socket = request.socket as Socket & { answered?: number };
+      socket.answered = (socket.answered ?? 0) + 1;
+      seen.push(`${request.method} ${request.url} ${socket.answered === 1 ? 'answered' : 'closed'}`);
+      if (socket.answered > 1) return void socket.destroy();
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"x"}');
+    });
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('a kept-alive connection the service closed as it was reused', () => {
+  it('sends a GET again on a new connection: a read changes nothing', async () => {
+    const service = await closingOnReuse();
+    const transport = await createHttpTransport(options(service.url));
+    try {
+      expect((await transport.request('GET', '/plants/1')).status).toBe(200);
+      expect((await transport.request('GET', '/plants/2')).status).toBe(200);
+      expect(service.seen).toEqual(['GET /plants/1 answered', 'GET /plants/2 closed', 'GET /plants/2 answered']);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('sends nothing else again: a POST, PUT or DELETE may have been applied', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const service = await closingOnReuse();
+      const transport = await createHttpTransport(options(service.url));
+      try {
+        expect((await transport.request('GET', '/plants/1')).status).toBe(200);
+        await expect(transport.request(method, '/plants/2', method === 'DELETE' ? undefined : '{"id":2,"name":"x"}')).rejects.toMatchObject({ code: 'ECONNRESET' });
+        expect(service.seen).toEqual(['GET /plants/1 answered', `${method} /plants/2 closed`]);
+      } finally {
+        await transport.close();
+        server?.closeAllConnections();
+        await new Promise((resolve) => server?.close(resolve));
+        server = undefined;
+      }
+    }
+  });
+
+  it('does not send a GET again where the connection was new: the service closed it on purpose', async () => {
+    const seen: string[] = [];
+    server = createServer((request: IncomingMessage) => {
+      request.resume();
+      request.on('end', () => {
+        seen.push(`${request.method} ${request.url}`);
+        request.socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const transport = await createHttpTransport(options(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    try {
+      await expect(transport.request('GET', '/plants/1')).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(seen).toEqual(['GET /plants/1']);
+    } finally {
+      await transport.close();
+    }
+  });
+});
