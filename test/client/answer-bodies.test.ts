@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { errorBody, plantBody } from '../../src/client/answer-bodies.js';
 import { parseJson } from '../../src/core/json.js';
 import { ErrorBodySchema, PlantSchema } from '../../src/core/schemas.js';
+import { jsonDocuments } from '../helpers/json-documents.js';
 
 /** What a zod schema decides: its output, or undefined. */
 function bySchema(schema: typeof PlantSchema | typeof ErrorBodySchema, value: unknown): unknown {
@@ -17,12 +18,7 @@ const numbers = fc.oneof(
 );
 /** JSON values of every kind a field may hold, written as text. */
 const fieldText = fc.oneof(numbers, texts.map((text) => JSON.stringify(text)), fc.constantFrom('null', 'true', 'false', '[]', '["a"]', '{}', '{"a":1}'));
-const documents = fc.oneof(
-  fc
-    .record({ name: fieldText, tag: fieldText, error: fieldText, message: fieldText, extra: fieldText }, { requiredKeys: [] })
-    .map((fields) => `{${Object.entries(fields).map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
-  fieldText,
-);
+const documents = jsonDocuments(['name', 'tag', 'error', 'message', 'extra'], fieldText);
 
 describe("the answers' bodies, read by the field rules", () => {
   it('reads every JSON document, parsed either way, as PlantSchema and ErrorBodySchema do', () => {

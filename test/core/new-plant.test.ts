@@ -4,6 +4,7 @@ import { parseJson } from '../../src/core/json.js';
 import { PlantsError } from '../../src/core/errors.js';
 import { checkNewPlant, parseNewPlantText } from '../../src/core/new-plant.js';
 import { NewPlantSchema, NewPlantTextSchema } from '../../src/core/schemas.js';
+import { jsonDocuments } from '../helpers/json-documents.js';
 
 /** What the zod schema decides: the plant, or its issues as validate.ts words them. */
 function bySchema(value: unknown, schema: typeof NewPlantSchema | typeof NewPlantTextSchema = NewPlantSchema) {
@@ -20,12 +21,7 @@ const numbers = fc.oneof(
 );
 /** JSON values of every kind a field may hold, written as text, for the lossless parser to read. */
 const fieldText = fc.oneof(numbers, texts.map((text) => JSON.stringify(text)), fc.constantFrom('null', 'true', 'false', '[]', '[1]', '{}', '{"a":1}'));
-const documents = fc.oneof(
-  fc
-    .record({ id: fieldText, name: fieldText, tag: fieldText, extra: fieldText }, { requiredKeys: [] })
-    .map((fields) => `{${Object.entries(fields).map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
-  fieldText,
-);
+const documents = jsonDocuments(['id', 'name', 'tag', 'extra'], fieldText);
 
 describe('the direct check of a NewPlant', () => {
   it('decides every parsed JSON value as NewPlantSchema does: the same plant, or the same issues in the same order', () => {
