@@ -1,0 +1,49 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { NewPlant } from '../../src/core/schemas.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { directorySyncsFs } from '../helpers/faulty-fs.js';
+import { storedPlants } from '../helpers/stored-plants.js';
+import { tempDir } from '../helpers/temp.js';
+
+// What a power cut (not only a kill) could take away: a name is durable once its directory is
+// fsynced. The fsyncs are seen through the fs seam; a failed one stands for a writer that died
+// before it.
+
+const plants = (from: number, count: number): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
+
+describe('the journal, made by another writer', () => {
+  it("is made durable by the next opener's first append where its maker's directory sync failed", async () => {
+    const path = join(await tempDir(), 'plants.json');
+    const fs = directorySyncsFs();
+    const maker = await FileStore.open(path, { fs });
+    fs.failing = 1;
+    await expect(maker.addAll(plants(1, 1))).rejects.toMatchObject({ code: 'store_io', effect: 'none' });
+    await maker.close();
+    // Its journal is there, empty: the next writer finds it, and must not trust its name.
+    expect(statSync(`${path}.journal`).size).toBe(0);
+    fs.synced = [];
+    const next = await FileStore.open(path, { fs });
+    expect(await next.addAll(plants(2, 1))).toEqual(['added']);
+    expect(fs.synced).toEqual([dirname(path)]);
+    // Once an opening: the next append has nothing more to make durable.
+    expect(await next.addAll(plants(3, 1))).toEqual(['added']);
+    expect(fs.synced).toEqual([dirname(path)]);
+    await next.close();
+    expect([...(await storedPlants(path)).keys()]).toEqual([2n, 3n]);
+  });
+
+  it('is made durable by the first append of each opener where its maker died before syncing it', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // A writer that appended a line and died before its directory sync.
+    writeFileSync(`${path}.journal`, '{"id":1,"name":"Fern"}\n');
+    for (const id of [2, 3]) {
+      const fs = directorySyncsFs();
+      const store = await FileStore.open(path, { fs });
+      expect(await store.addAll(plants(id, 1))).toEqual(['added']);
+      await store.close();
+      expect(fs.synced).toEqual([dirname(path)]);
+    }
+  });
+});
