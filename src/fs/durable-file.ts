@@ -44,7 +44,7 @@ export function fdatasync(fs: FileSystem, fd: number): Promise<void> {
 /**
  * Makes a file's creation, rename or removal durable: fsync of the directory that holds it.
  */
-export function syncDirectory(path: string, fs: FileSystem = NODE_FS): void {
+export function syncDirectory(path: string, fs: Pick<FileSystem, 'openSync' | 'fsyncSync' | 'closeSync'> = NODE_FS): void {
   const directory = fs.openSync(dirname(path), 'r');
   try {
     fs.fsyncSync(directory);

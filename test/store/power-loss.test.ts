@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
@@ -45,5 +45,18 @@ describe('the journal, made by another writer', () => {
       await store.close();
       expect(fs.synced).toEqual([dirname(path)]);
     }
+  });
+});
+
+describe('a store in a directory that is not there yet', () => {
+  it('syncs the parent of each directory it makes, then the directory of its journal', async () => {
+    const root = await tempDir();
+    const path = join(root, 'a', 'b', 'plants.json');
+    const fs = directorySyncsFs();
+    const store = await FileStore.open(path, { fs });
+    expect(await store.addAll(plants(1, 1))).toEqual(['added']);
+    await store.close();
+    expect(fs.synced).toEqual([root, join(root, 'a'), join(root, 'a', 'b')]);
+    expect(existsSync(`${path}.journal`)).toBe(true);
   });
 });
