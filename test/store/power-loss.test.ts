@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
@@ -58,5 +58,43 @@ describe('a store in a directory that is not there yet', () => {
     await store.close();
     expect(fs.synced).toEqual([root, join(root, 'a'), join(root, 'a', 'b')]);
     expect(existsSync(`${path}.journal`)).toBe(true);
+  });
+});
+
+describe('a temporary file a crash left', () => {
+  it("is removed by the next fold, under the lock: the store's own, regular files only", async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    const stale = ['plants.json.abcd1234.tmp', 'plants.json.index.0k3j4h5g.tmp'];
+    const others = [
+      'plants.json.bak.tmp',
+      'plants.json.ABCD1234.tmp',
+      'plants.json.abcd12345.tmp',
+      'plants.json.abcd1234.tmp.old',
+      'plants.jsonx.abcd1234.tmp',
+      // Another store's: one at plants.json.copy, one at other.json.
+      'plants.json.copy.abcd1234.tmp',
+      'other.json.abcd1234.tmp',
+    ];
+    for (const name of [...stale, ...others]) writeFileSync(join(dir, name), 'left by a crash\n');
+    // Named as ours, but not a regular file: a directory, and a link to a file elsewhere.
+    mkdirSync(join(dir, 'plants.json.dir00000.tmp'));
+    const elsewhere = join(await tempDir(), 'kept');
+    writeFileSync(elsewhere, 'kept\n');
+    symlinkSync(elsewhere, join(dir, 'plants.json.link0000.tmp'));
+    const notFiles = ['plants.json.dir00000.tmp', 'plants.json.link0000.tmp'];
+
+    const store = await FileStore.open(path, { foldAt: 10 });
+    // Reads and writes that do not fold do not look: reading a directory costs what it holds.
+    expect(await store.addAll(plants(1, 5))).toEqual(Array(5).fill('added'));
+    await store.get(1n);
+    expect(readdirSync(dir).sort()).toEqual(['plants.json.journal', ...stale, ...others, ...notFiles].sort());
+    // The write that would make the journal 11 lines folds it first, then appends to a new one.
+    expect(await store.addAll(plants(6, 6))).toEqual(Array(6).fill('added'));
+    await store.close();
+    expect(readFileSync(`${path}.journal`, 'utf8').split('\n')).toHaveLength(7);
+    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.journal', ...others, ...notFiles].sort());
+    expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
+    expect((await storedPlants(path)).size).toBe(11);
   });
 });
