@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { NODE_FS, type FileSystem } from './file-system.js';
 
 /**
@@ -44,7 +44,7 @@ export function fdatasync(fs: FileSystem, fd: number): Promise<void> {
 /**
  * Makes a file's creation, rename or removal durable: fsync of the directory that holds it.
  */
-export function syncDirectory(path: string, fs: FileSystem = NODE_FS): void {
+export function syncDirectory(path: string, fs: Pick<FileSystem, 'openSync' | 'fsyncSync' | 'closeSync'> = NODE_FS): void {
   const directory = fs.openSync(dirname(path), 'r');
   try {
     fs.fsyncSync(directory);
@@ -91,7 +91,7 @@ const CHUNK_BYTES = 1024 * 1024;
 export function replaceFileSync(path: string, content: FileContent, options: ReplaceOptions = {}): void {
   const fs = options.fs ?? NODE_FS;
   const mode = options.mode ?? modeOf(fs, path);
-  const temp = `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const temp = `${path}.${Math.random().toString(36).slice(2, 10).padEnd(8, '0')}.tmp`;
   // O_EXCL: never write through a file (or a link) someone else put at the temporary name.
   const fd = fs.openSync(temp, 'wx', mode ?? 0o666);
   let open = true;
@@ -116,6 +116,33 @@ export function replaceFileSync(path: string, content: FileContent, options: Rep
     syncDirectory(path, fs);
   } catch (error) {
     throw new RenamedNotDurable(error);
+  }
+}
+
+/** The name of a temporary file of replaceFileSync's, after the name of the file it replaces. */
+const TEMP_SUFFIX = /^\.[0-9a-z]{8}\.tmp$/;
+
+/**
+ * Removes the temporary files replaceFileSync left beside `paths` (files of one directory), where a
+ * crash came between writing one and its rename: regular files named exactly as it names them,
+ * nothing else. For a caller that keeps other processes from writing such files (the store's lock
+ * holder), and seldom: it reads the whole directory. A failure leaves a file for the next time.
+ */
+export function removeTempFiles(paths: readonly string[], fs: FileSystem = NODE_FS): void {
+  const directory = dirname(paths[0] ?? '.');
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory);
+  } catch {
+    return;
+  }
+  const bases = paths.map((path) => basename(path));
+  for (const name of names) {
+    if (!bases.some((base) => name.startsWith(base) && TEMP_SUFFIX.test(name.slice(base.length)))) continue;
+    const temp = join(directory, name);
+    ignore(() => {
+      if (fs.lstatSync(temp).isFile()) fs.unlinkSync(temp);
+    });
   }
 }
 

@@ -1,6 +1,8 @@
 import {
+  accessSync,
   chmodSync,
   close,
+  constants,
   closeSync,
   fchmodSync,
   fdatasync,
@@ -39,6 +41,7 @@ import type * as nodeFs from 'node:fs';
 export type FileSystem = Pick<
   typeof nodeFs,
   | 'openSync'
+  | 'accessSync'
   | 'readSync'
   | 'writeSync'
   | 'fsyncSync'
@@ -71,6 +74,7 @@ export type FileSystem = Pick<
 /** node:fs's own functions, taken one by one: a plain object, not a namespace of getters over all of node:fs. */
 export const NODE_FS: FileSystem = {
   openSync,
+  accessSync,
   readSync,
   writeSync,
   fsyncSync,
@@ -101,3 +105,6 @@ export const NODE_FS: FileSystem = {
 
 /** What a stat answers, for the rest of src/, which does not import node:fs. */
 export type { BigIntStats, Stats } from 'node:fs';
+
+/** accessSync's question: may this process write the file? */
+export const W_OK = constants.W_OK;

@@ -7,6 +7,7 @@ import { adding, deleting, patching, putting, type Decision } from './changes.js
 import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './fold.js';
 import { DELETED, JournalAppender } from './journal.js';
 import type { Snapshot } from './snapshot.js';
+import { refuseReadOnly } from './read-only.js';
 import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
 import { interruptedError, lockStore, underLease, type HeldLock } from './store-lock.js';
 
@@ -23,6 +24,8 @@ export interface FileStoreOptions {
   stop?: AbortSignal;
   /** See fold.ts; tests fold small stores with less. */
   foldAt?: number;
+  /** Opened to write (a server): a store plants must not write (read-only.ts) is refused now, not at the first write. */
+  writing?: boolean;
 }
 
 /**
@@ -67,6 +70,7 @@ export class FileStore implements PlantStore {
   static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
     const store = new FileStore(path, options);
     await store.read(() => undefined);
+    if (options.writing === true) refuseReadOnly(store.files.fs, store.path, store.files.journalPath);
     return store;
   }
 
@@ -145,6 +149,8 @@ export class FileStore implements PlantStore {
    * the next call reads the files again rather than trust what this one may have left half done.
    */
   private async write<O>(lease: HeldLock, decide: Decision<O>): Promise<O[]> {
+    // Whatever the write would change (even nothing: a duplicate), a store made read-only refuses it.
+    refuseReadOnly(this.files.fs, this.path, this.files.journalPath);
     try {
       let snapshot = (this.snapshot = this.files.current(this.snapshot));
       const { outcomes, changes } = decide(snapshot);

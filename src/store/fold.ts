@@ -1,5 +1,5 @@
 import { isPlantsError } from '../core/errors.js';
-import { RenamedNotDurable, replaceFileSync } from '../fs/durable-file.js';
+import { removeTempFiles, RenamedNotDurable, replaceFileSync } from '../fs/durable-file.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { Snapshot } from './snapshot.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
@@ -60,6 +60,12 @@ export class FoldPolicy {
  * one whole; over the new one, it changes nothing.
  */
 export function foldJournal(files: StoreFiles, snapshot: Snapshot, lease: HeldLock, policy: FoldPolicy): Snapshot {
+  // A fold cut short by a crash left its temporary file, as large as the store: it goes before
+  // this fold needs the room again; so does an index's. Under the lease, no other process folds;
+  // a reader writing an index meanwhile (without the lock) loses only that cache. At a fold only,
+  // which costs O(store) anyway: the directory is read whole.
+  lease.confirm();
+  removeTempFiles([files.path, files.indexPath], files.fs);
   let entries;
   try {
     entries = writeFold(files.fs, files.path, snapshot, lease);

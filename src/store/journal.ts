@@ -171,6 +171,13 @@ export interface JournalFile {
 export class JournalAppender {
   private fd: number | undefined;
   private fdId: bigint | undefined;
+  /**
+   * Whether the journal's name is not known durable yet: its directory is synced at the first
+   * append through each opening, until that succeeds. Not only for a journal this process makes:
+   * the writer that made it may have died before its directory sync, or seen that sync fail, and
+   * a line acknowledged in a file whose name a power cut can undo would be lost with it.
+   */
+  private nameUnsynced = false;
 
   constructor(
     private readonly path: string,
@@ -178,7 +185,7 @@ export class JournalAppender {
   ) {}
 
   /**
-   * Appends the lines durably (every byte written, fdatasynced; a new file's directory entry too)
+   * Appends the lines durably (every byte written, fdatasynced; the file's directory entry too, once)
    * after the journal's `wholeBytes`, cutting a torn tail first. Returns the journal file as it now
    * is. On failure (a full disk) the journal is cut back to `wholeBytes`: what was not acknowledged
    * is not left for a later read to find.
@@ -192,13 +199,17 @@ export class JournalAppender {
         // O_APPEND: every write lands at the end, also after a short one.
         this.fd = this.fs.openSync(this.path, 'a');
         this.fdId = journalId(this.fs.fstatSync(this.fd, { bigint: true }));
+        this.nameUnsynced = true;
       }
       fd = this.fd;
       // Only ever shortened: a size larger than the file would pad it with NUL bytes.
       if (this.fs.fstatSync(fd).size > wholeBytes) this.fs.ftruncateSync(fd, wholeBytes);
       await writeAll(this.fs, fd, data);
       await fdatasync(this.fs, fd);
-      if (seen.id === undefined) syncDirectory(this.path, this.fs);
+      if (this.nameUnsynced) {
+        syncDirectory(this.path, this.fs);
+        this.nameUnsynced = false;
+      }
       return { id: this.fdId, size: wholeBytes + data.length };
     } catch (error) {
       // Not durable, so reported as not done: take the lines back out, lest a read find them.

@@ -3,7 +3,14 @@ import type { FileSystem } from '../fs/file-system.js';
 import { FileStore } from './file-store.js';
 
 /** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
-export type StoreLocation = ({ kind: 'file'; path: string } | { kind: 'postgres'; url: string; poolSize?: number }) & {
+export type StoreLocation = (
+  | {
+      kind: 'file';
+      path: string;
+      /** Opened to write (a server): a store made read-only is refused as it opens (FileStore's option). */
+      writing?: boolean;
+    }
+  | { kind: 'postgres'; url: string; poolSize?: number }) & {
   /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
   waitMs?: number;
   /** Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write under way is finished. */
@@ -27,6 +34,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
         ...(fs === undefined ? {} : { fs }),
         ...(location.waitMs === undefined ? {} : { lockWaitMs: location.waitMs }),
         ...(location.stop === undefined ? {} : { stop: location.stop }),
+        ...(location.writing === undefined ? {} : { writing: location.writing }),
       });
     }
     case 'postgres': {

@@ -5,6 +5,7 @@ import { JournalTail } from './journal-tail.js';
 import { Snapshot } from './snapshot.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
 import { statFile, storeIoError } from './store-errors.js';
+import { isReadOnly } from './read-only.js';
 import { readStoreFile } from './store-file-read.js';
 import { FileView, MemoryView, type StoreFileView } from './store-file-view.js';
 import { indexPathOf, openIndex, storeStamp, vouches, writeIndex } from './store-index.js';
@@ -135,13 +136,15 @@ export class StoreFiles {
   /**
    * Writes the index of `snapshot`: the store file vouched for, the journal's entries up to where
    * its whole lines end. Returns the snapshot over that index; on failure (a full disk, a file
-   * system that is read-only), the one given: the index is a cache.
+   * system that is read-only), or for a store made read-only, the one given: the index is a cache.
    */
   writeIndex(snapshot: Snapshot): Snapshot {
     if (!snapshot.store.view.canonical) return snapshot;
     const entries = snapshot.journalEntries();
     const { journal } = snapshot;
     try {
+      // A store made read-only is left as it is, with no index: its readers read it whole.
+      if (isReadOnly(this.fs, this.path, this.journalPath)) return snapshot;
       writeIndex(this.fs, this.indexPath, { store: snapshot.store.stamp, plants: snapshot.store.view.plants, journal: journal.file.id === undefined ? '' : String(journal.file.id), bytes: journal.wholeBytes, lines: journal.lines }, entries);
     } catch {
       return snapshot;

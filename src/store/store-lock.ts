@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { PlantsError } from '../core/errors.js';
 import { NODE_FS, type FileSystem, type BigIntStats } from '../fs/file-system.js';
 import { ioReason } from '../fs/io-reason.js';
-import { makeDirectory } from '../fs/make-directory.js';
+import { makeDirectory, type DirectoryFileSystem } from '../fs/make-directory.js';
 import { storeIoError, unchangedHint } from './store-errors.js';
 
 export interface HeldLock {
@@ -22,7 +22,7 @@ export interface HeldLock {
 }
 
 /** The calls the lock makes: node:fs, or in tests one through which another "process" acts. */
-export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync' | 'statSync'>;
+export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync'> & DirectoryFileSystem;
 
 /** A lock whose directory has not been touched for this long is a dead holder's, and is taken over. */
 export const STALE_MS = 10_000;

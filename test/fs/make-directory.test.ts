@@ -2,6 +2,7 @@ import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeDirectory } from '../../src/fs/make-directory.js';
+import { directorySyncsFs } from '../helpers/faulty-fs.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('makeDirectory', () => {
@@ -15,6 +16,17 @@ describe('makeDirectory', () => {
     symlinkSync('real', join(root, 'link'));
     makeDirectory(join(root, 'link', 'under'));
     expect(statSync(join(root, 'real', 'under')).isDirectory()).toBe(true);
+  });
+
+  it('syncs the parent of each level it makes, so that a power cut cannot take one away, and none it found', async () => {
+    const root = await tempDir();
+    const fs = directorySyncsFs();
+    makeDirectory(join(root, 'a', 'b', 'c'), 0o700, fs);
+    expect(fs.synced).toEqual([root, join(root, 'a'), join(root, 'a', 'b')]);
+    fs.synced = [];
+    makeDirectory(join(root, 'a', 'b', 'c'), 0o700, fs);
+    makeDirectory(join(root, 'a', 'd'), 0o700, fs);
+    expect(fs.synced).toEqual([join(root, 'a')]);
   });
 
   it('throws the real error for a file in the way', async () => {

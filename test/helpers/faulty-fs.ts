@@ -62,3 +62,40 @@ export function failingFs(calls: readonly (keyof FileSystem)[], code = 'EIO', wh
   }
   return fs;
 }
+
+export interface DirectorySyncsFs extends FileSystem {
+  /** The directories fsynced, by the path they were opened by, in order. */
+  synced: string[];
+  /** How many of the next directory fsyncs fail with EIO (as on a disk that fails, or before a power cut). */
+  failing: number;
+}
+
+/** node:fs, recording each fsync of a directory: what a power cut could undo, and what it cannot. */
+export function directorySyncsFs(): DirectorySyncsFs {
+  const opened = new Map<number, string>();
+  const fs: DirectorySyncsFs = {
+    ...NODE_FS,
+    synced: [],
+    failing: 0,
+    openSync: ((path: string, flags: string, mode?: number) => {
+      const fd = NODE_FS.openSync(path, flags, mode);
+      opened.set(fd, path);
+      return fd;
+    }) as FileSystem['openSync'],
+    closeSync: ((fd: number) => {
+      opened.delete(fd);
+      NODE_FS.closeSync(fd);
+    }) as FileSystem['closeSync'],
+    fsyncSync: ((fd: number) => {
+      if (NODE_FS.fstatSync(fd).isDirectory()) {
+        if (fs.failing > 0) {
+          fs.failing -= 1;
+          throw Object.assign(new Error('EIO: injected failure, fsync'), { code: 'EIO', syscall: 'fsync' });
+        }
+        fs.synced.push(opened.get(fd) ?? `fd ${fd}`);
+      }
+      NODE_FS.fsyncSync(fd);
+    }) as FileSystem['fsyncSync'],
+  };
+  return fs;
+}

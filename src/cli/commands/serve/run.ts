@@ -150,7 +150,8 @@ async function storeLocation(options: ServeOptions, ctx: Context): Promise<Store
     return { kind: 'postgres', url, poolSize: options.pool, waitMs };
   }
   const settings = await Settings.load(ctx, { store: options.store });
-  return { kind: 'file', path: settings.require('store'), waitMs };
+  // A service that could never take a write is refused as it starts: a store made read-only is a mistake of its setup.
+  return { kind: 'file', path: settings.require('store'), waitMs, writing: true };
 }
 
 /**
