@@ -20,7 +20,10 @@ const failure = (code: string) => Object.assign(new Error(`write ${code}`), { co
 
 /** A stream each write of which fails with `code`: at once (a file), or a turn later (a pipe). */
 function failing(code: string, when: 'at once' | 'later' = 'at once'): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => (when === 'at once' ? done(failure(code)) : setImmediate(() => done(failure(code)))) });
+  const fail = (done: (error: Error) => void) => done(failure(code));
+  const write = (_chunk: unknown, _encoding: unknown, done: (error: Error) => void) =>
+    void (when === 'later' ? setImmediate(fail, done) : fail(done));
+  return new Writable({ write });
 }
 
 /**
@@ -43,7 +46,8 @@ function failingLikeStdout(code: string): Writable {
 async function contextWith(count: number, streams: { stdout?: Writable; stderr?: Writable }): Promise<TestContext> {
   const t = await testContext();
   await mkdir(dirname(t.storePath), { recursive: true });
-  await writeFile(t.storePath, encodeStore(Array.from({ length: count }, (_, i): NewPlant => ({ id: BigInt(i), name: `plant ${i}` }))));
+  const plants = Array.from({ length: count }, (_, i): NewPlant => ({ id: BigInt(i), name: `plant ${i}` }));
+  await writeFile(t.storePath, encodeStore(plants));
   if (streams.stdout !== undefined) Object.assign(t.ctx.io, { stdout: watchedOutput(streams.stdout) });
   if (streams.stderr !== undefined) Object.assign(t.ctx.io, { stderr: watchedOutput(streams.stderr) });
   return t;
@@ -55,13 +59,15 @@ function countPages(t: TestContext): { pages: number } {
   const openStore = t.ctx.openStore;
   t.ctx.openStore = async (location) => {
     const store = await openStore(location);
-    return Object.assign(store, { list: (query: ListQuery) => ((counted.pages += 1), Object.getPrototypeOf(store).list.call(store, query)) });
+    const list = (query: ListQuery) => ((counted.pages += 1), Object.getPrototypeOf(store).list.call(store, query));
+    return Object.assign(store, { list });
   };
   return counted;
 }
 
 describe('stdout that cannot be written', () => {
-  it.each([[[]], [['--json']], [['--format', 'ndjson']], [['--format', 'csv']]])('list %j stops at the first failed write: exit 4, said on stderr', async (format) => {
+  const formats = [[[]], [['--json']], [['--format', 'ndjson']], [['--format', 'csv']]];
+  it.each(formats)('list %j stops at the first failed write: exit 4, said on stderr', async (format) => {
     const t = await contextWith(5_000, { stdout: failing('ENOSPC') });
     const counted = countPages(t);
     expect(await t.run('list', '--local', ...format)).toBe(4);
@@ -69,7 +75,7 @@ describe('stdout that cannot be written', () => {
     expect(t.stderr()).toBe(ENOSPC);
   });
 
-  it('list stops at a write that fails later, though the stream (as Node\'s stdout does) undoes its destroy', async () => {
+  it('list stops at a write that fails later, though the stream undoes its destroy (as Node\'s stdout)', async () => {
     const t = await contextWith(5_000, { stdout: failingLikeStdout('EIO') });
     const counted = countPages(t);
     expect(await t.run('list', '--local', '--format', 'ndjson')).toBe(4);
@@ -77,7 +83,7 @@ describe('stdout that cannot be written', () => {
     expect(t.stderr()).toBe('error: could not write to standard output: input/output error (EIO)\n');
   });
 
-  it.each(['EIO', 'EBADF', 'EFBIG', 'ENOSPC'])('a write failing with %s a turn after it was made: exit 4, named', async (code) => {
+  it.each(['EIO', 'EBADF', 'EFBIG', 'ENOSPC'])('a write failing with %s a turn later: exit 4', async (code) => {
     const t = await contextWith(3, { stdout: failing(code, 'later') });
     expect(await t.run('get', '--local', '--id', '1')).toBe(4);
     expect(t.stderr()).toMatch(new RegExp(`^error: could not write to standard output: .*\\(${code}\\)\\n$`));
@@ -88,7 +94,12 @@ describe('stdout that cannot be written', () => {
     // A stdout that holds the write: it fails only when the test says so.
     let fail!: () => void;
     const wrote = new Promise<void>((resolve) => {
-      const held = new Writable({ write: (_chunk, _encoding, done) => resolve(void (fail = () => done(failure('EIO')))) });
+      const held = new Writable({
+        write: (_chunk, _encoding, done) => {
+          fail = () => done(failure('EIO'));
+          resolve();
+        },
+      });
       Object.assign(t.ctx.io, { stdout: watchedOutput(held) });
     });
     const running = t.run('config', 'path');
@@ -108,7 +119,7 @@ describe('stdout that cannot be written', () => {
     expect(t.stderr()).toBe(ENOSPC);
   });
 
-  it.each(['at once', 'later'] as const)('a reader that went away (EPIPE, %s) is no failure: exit as ever, nothing said', async (when) => {
+  it.each(['at once', 'later'] as const)('a reader gone (EPIPE, %s) is no failure, and nothing said', async (when) => {
     const t = await contextWith(3, { stdout: failing('EPIPE', when) });
     expect(await t.run('get', '--local', '--id', '1')).toBe(0);
     expect(await t.run('get', '--local', '--id', '99')).toBe(1);
@@ -137,7 +148,9 @@ describe('stderr that cannot be written', () => {
 });
 
 describe('exitCodeOnceWritten', () => {
-  const io = (stdout: Writable, stderr: Writable) => ({ stdout: watchedOutput(stdout), stderr: watchedOutput(stderr), stderrStyle: { red: String, bold: String, dim: String } }) as unknown as IOStreams;
+  const style = { red: String, bold: String, dim: String };
+  const io = (stdout: Writable, stderr: Writable) =>
+    ({ stdout: watchedOutput(stdout), stderr: watchedOutput(stderr), stderrStyle: style }) as unknown as IOStreams;
 
   it.each([
     [0, 4],
@@ -148,7 +161,7 @@ describe('exitCodeOnceWritten', () => {
     [129, 129],
     [130, 130],
     [143, 143],
-  ])('stdout failed, a command that ended with %i: exit %i (a bug and a signal go on saying so)', async (code, expected) => {
+  ])('stdout failed, a command that ended with %i: exit %i (a bug, a signal say so still)', async (code, expected) => {
     const said = new PassThrough();
     const streams = io(failing('ENOSPC'), said);
     streams.stdout.write('lost\n');

@@ -18,19 +18,23 @@ import { tempDir } from '../helpers/temp.js';
 
 const ENOSPC = 'error: could not write to standard output: no space left on device (ENOSPC)\n';
 
-/** Plants whose list is several times a small file system of 64 KiB, in every format. */
-const PLANTS: NewPlant[] = Array.from({ length: 3000 }, (_, i) => ({ id: BigInt(i), name: `plant number ${i} of a list too long for its disk`, tag: 'herb' }));
+/** Plants whose list is twice a small file system of 64 KiB and more, in every format. */
+const PLANTS = Array.from({ length: 6000 }, (_, i): NewPlant => ({ id: BigInt(i), name: `plant ${i}`, tag: 'herb' }));
 
-/** The real bin/plants.cjs with its stdout on the file `fd` (or 'ignore', 'pipe'); stderr captured. */
-async function runInto(stdout: number | 'pipe', args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: [input === undefined ? 'ignore' : 'pipe', stdout, 'pipe'] });
+/** The real bin/plants.cjs with its stdout on the open file `stdout`; stderr captured. */
+async function runInto(stdout: number, args: string[], env: Record<string, string>, input?: string): Promise<Ended> {
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: [stdin, stdout, 'pipe'] });
   if (input !== undefined) child.stdin!.end(input);
   let stderr = '';
-  let out = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stderr, stdout: out };
+  return { code, stderr };
+}
+
+interface Ended {
+  code: number | null;
+  stderr: string;
 }
 
 /** A home with a store of `plants` in it, and the environment of a plants run there. */
@@ -77,7 +81,7 @@ describe.runIf(canMount)('stdout on a file system that fills up', () => {
 
   it('plants list stops at the failed write: no plant after it is read', async () => {
     // The last plant has an empty tag, which CSV cannot carry: read, it would be named on stderr.
-    const { env } = await homeWith([...PLANTS, { id: 3000n, name: 'last', tag: '' }]);
+    const { env } = await homeWith([...PLANTS, { id: 6000n, name: 'last', tag: '' }]);
     expect(await ontoFullDisk(['list', '--local', '--format', 'csv'], env)).toMatchObject({ code: 4, stderr: ENOSPC });
   });
 
@@ -87,7 +91,9 @@ describe.runIf(canMount)('stdout on a file system that fills up', () => {
     const server = await startServer(home);
     try {
       const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
-      for (const [what, format] of FORMATS) expect(await ontoFullDisk(['list', ...format], env), what).toMatchObject({ code: 4, stderr: ENOSPC });
+      for (const [what, format] of FORMATS) {
+        expect(await ontoFullDisk(['list', ...format], env), what).toMatchObject({ code: 4, stderr: ENOSPC });
+      }
     } finally {
       await server.stop();
     }
@@ -145,13 +151,14 @@ describe.runIf(process.platform === 'linux')('stdout on /dev/full', () => {
 
   it('a refused create whose --json document is lost keeps no exit 1: exit 4', async () => {
     const { env } = await homeWith(PLANTS.slice(0, 3));
-    expect(await ontoDevFull(['create', '--local', '--id', '1', '--name', 'Again', '--json'], env)).toMatchObject({ code: 4, stderr: ENOSPC });
+    const result = await ontoDevFull(['create', '--local', '--id', '1', '--name', 'Again', '--json'], env);
+    expect(result).toMatchObject({ code: 4, stderr: ENOSPC });
   });
 });
 
 describe.runIf(process.platform === 'linux')('stderr that cannot be written', () => {
   /** Runs with stderr on /dev/full, stdout captured. */
-  async function stderrOnDevFull(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+  async function stderrOnDevFull(args: string[], env: Record<string, string>) {
     const full = openSync('/dev/full', 'w');
     try {
       const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', full] });
@@ -179,13 +186,15 @@ describe.runIf(process.platform === 'linux')('stderr that cannot be written', ()
 
   it('a command with nothing to say on stderr is not troubled by it', async () => {
     const { env } = await homeWith(PLANTS.slice(0, 3));
-    expect(await stderrOnDevFull(['get', '--local', '--id', '1', '--json'], env)).toEqual({ code: 0, stdout: '{\n  "id": 1,\n  "name": "plant number 1 of a list too long for its disk",\n  "tag": "herb"\n}\n' });
+    const plant = '{\n  "id": 1,\n  "name": "plant 1",\n  "tag": "herb"\n}\n';
+    expect(await stderrOnDevFull(['get', '--local', '--id', '1', '--json'], env)).toEqual({ code: 0, stdout: plant });
   });
 
   it('plants serve logging onto a full disk keeps serving, and says so by its exit code when it stops', async () => {
     const { home, env } = await homeWith([]);
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', 'tok'], { env, stdio: ['ignore', 'pipe', full] });
+    const args = ['serve', '--port', '0', '--token', 'tok'];
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', full] });
     closeSync(full);
     const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
     const statuses: number[] = [];
@@ -218,7 +227,8 @@ describe('a reader that went away (EPIPE) is no failure', () => {
 /** POSTs `body` with the token `tok`; resolves to the status. */
 function post(url: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const sent = request(url, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' } }, (answer) => {
+    const headers = { authorization: 'Bearer tok', 'content-type': 'application/json' };
+    const sent = request(url, { method: 'POST', headers }, (answer) => {
       answer.resume();
       resolve(answer.statusCode ?? 0);
     });
