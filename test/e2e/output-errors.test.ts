@@ -205,6 +205,28 @@ describe.runIf(process.platform === 'linux')('stderr that cannot be written', ()
     expect(code).toBe(4);
     expect((await storedPlants(join(home, 'plants.json'))).size).toBe(3);
   });
+
+  it('plants serve whose base URL line cannot be written keeps serving, and exits 4 when it stops', async () => {
+    const { home, env } = await homeWith([]);
+    const full = openSync('/dev/full', 'w');
+    const args = ['serve', '--port', '0', '--token', 'tok'];
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', full, 'pipe'] });
+    closeSync(full);
+    let log = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const ended = once(child, 'exit');
+    while (!/listening on (\S+),/.test(log)) {
+      const exited = await Promise.race([once(child.stderr!, 'data').then(() => false), ended.then(() => true)]);
+      if (exited) throw new Error(`plants serve did not start: ${log}`);
+    }
+    const url = /listening on (\S+),/.exec(log)![1] as string;
+    expect(await post(`${url}/plants`, '{"id":1,"name":"x"}')).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = (await ended) as [number];
+    expect(code).toBe(4);
+    expect(log).toContain(ENOSPC);
+    expect((await storedPlants(join(home, 'plants.json'))).size).toBe(1);
+  });
 });
 
 describe('a reader that went away (EPIPE) is no failure', () => {
