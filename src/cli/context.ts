@@ -7,10 +7,10 @@ import type { Style } from './output.js';
 
 
 /**
- * What a command writes its text to: a stream, or in tests a captured one. Its events let a writer
- * of unbounded output wait for the reader (see writeInTurn in paced-output.ts).
+ * A stream a writer of unbounded output waits on (see writeInTurn in paced-output.ts): its events
+ * say when it wants more, and when it takes nothing more.
  */
-export interface TextOutput {
+export interface PacedOutput {
   write(text: string): boolean;
   /** The stream holds more than it wants: a writer of much should wait for 'drain'. */
   readonly writableNeedDrain: boolean;
@@ -19,6 +19,20 @@ export interface TextOutput {
   readonly errored: Error | null;
   once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
   off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * stdout or stderr as a command writes its text to it (watched-output.ts): once a write failed it
+ * takes nothing more, and it keeps why, for the end of the command line to tell (output-failure.ts).
+ */
+export interface TextOutput extends PacedOutput {
+  /**
+   * The first write that failed (a full disk, EIO, a file too large), unless it failed only because
+   * its reader went away (EPIPE: `plants list | head -1`), which is no failure.
+   */
+  readonly failure: Error | undefined;
+  /** Resolves once everything written so far has been written, or has failed. */
+  flushed(): Promise<void>;
 }
 
 export interface IOStreams {

@@ -16,7 +16,10 @@ export const EXIT_MEANINGS: Record<ExitName, { shown: string; meaning: string }>
   unavailable: {
     shown: '4',
     meaning:
-      'the store could not be used: service unreachable, timed out or outside the contract, or the local store unreadable, not a plants store, or locked; or a file of plants\' own (the config file, the server\'s token file) could not be written',
+      'the store could not be used: service unreachable, timed out or outside the contract, or the local store ' +
+      'unreadable, not a plants store, or locked; or a file of plants\' own (the config file, the server\'s token ' +
+      'file) could not be written; or the output could not be written (stdout, or stderr of a command that would ' +
+      'exit 0)',
   },
   internal: { shown: '70', meaning: 'internal error (a bug: run with PLANTS_DEBUG=1 and report it)' },
   interrupted: { shown: '130, 143', meaning: 'interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary' },
@@ -25,15 +28,23 @@ export const EXIT_MEANINGS: Record<ExitName, { shown: string; meaning: string }>
 /**
  * The exit codes a command's help lists: what success means in its words, and each other code it
  * can exit with, in its words or (`true`) as EXIT_MEANINGS says. Usage and internal errors are
- * possible for every command, and always listed.
+ * possible for every command, and always listed; so is output that cannot be written (exit 4, said
+ * after the command's own meaning of 4, if it has one).
  */
 export type ExitCodesHelp = { ok: string } & Partial<Record<Exclude<ExitName, 'ok'>, string | true>>;
 
 const ORDER: readonly ExitName[] = ['ok', 'refused', 'usage', 'auth', 'unavailable', 'internal', 'interrupted'];
 
+/** What exit 4 also means, for every command (output-failure.ts). */
+const OUTPUT_LOST = 'the output could not be written';
+
 /** The rows of an EXIT CODES section: every code for the program's help, else a command's. */
 export function exitCodeRows(codes?: ExitCodesHelp): [string, string][] {
-  const listed: Partial<Record<ExitName, string | true>> = codes === undefined ? Object.fromEntries(ORDER.map((name) => [name, true])) : { usage: true, internal: true, ...codes };
+  const own = codes?.unavailable;
+  const unavailable = own === undefined ? OUTPUT_LOST : own === true ? true : `${own}; or ${OUTPUT_LOST}`;
+  const every = () => Object.fromEntries(ORDER.map((name) => [name, true]));
+  const listed: Partial<Record<ExitName, string | true>> =
+    codes === undefined ? every() : { usage: true, internal: true, ...codes, unavailable };
   return ORDER.flatMap((name) => {
     const meaning = listed[name];
     if (meaning === undefined) return [];

@@ -12,9 +12,20 @@ const VERSION_FLAGS: readonly string[] = ['-V', '--version'];
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] as string)) {
-    // As commander prints it; a closed stdout (`plants --version | true`) is no error of ours.
-    process.stdout.on('error', () => undefined).write(`${packageJson.version}\n`);
-    return 0;
+    // As commander prints it, and as sure to have been written as any command's output.
+    const stdout = process.stdout.on('error', () => undefined);
+    const line = `${packageJson.version}\n`;
+    const failed = await new Promise<Error | null | undefined>((done) => stdout.write(line, done));
+    // A closed stdout (`plants --version | true`) is no error of ours.
+    if (failed == null || (failed as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+    // Loaded only now: what every command says of it, and its exit code.
+    const [{ cannotWriteStdout }, { exitCodeFor }] = await Promise.all([
+      import('./output-failure.js'),
+      import('./exit-codes.js'),
+    ]);
+    const error = cannotWriteStdout(failed);
+    process.stderr.on('error', () => undefined).write(`error: ${error.message}\n`);
+    return exitCodeFor(error.code);
   }
   const { runProcess } = await import('./run-process.js');
   return await runProcess(argv);

@@ -1,12 +1,13 @@
-import type { TextOutput } from './context.js';
+import type { PacedOutput } from './context.js';
 
 /**
  * Writes `text`, then waits until `output` wants more: so a command writing without end (a list
  * of a million plants into a pipe read slowly) holds what the stream buffers, not all it has
  * written. Resolves false when `output` takes nothing more (its reader went away, as for
- * `plants list | head -1`, or a write failed): the writer should stop making output.
+ * `plants list | head -1`, or a write failed): the writer should stop making output (and the end
+ * of the command line tells which it was: output-failure.ts).
  */
-export async function writeInTurn(output: TextOutput, text: string): Promise<boolean> {
+export async function writeInTurn(output: PacedOutput, text: string): Promise<boolean> {
   if (!takes(output)) return false;
   output.write(text);
   return await untilTaken(output);
@@ -17,7 +18,7 @@ export async function writeInTurn(output: TextOutput, text: string): Promise<boo
  * it takes nothing more. Never waits for a 'drain' that cannot come: a stream that closes or fails
  * ends the wait too.
  */
-export async function untilTaken(output: TextOutput): Promise<boolean> {
+export async function untilTaken(output: PacedOutput): Promise<boolean> {
   if (takes(output) && output.writableNeedDrain) {
     await new Promise<void>((resume) => {
       const done = () => {
@@ -35,6 +36,6 @@ export async function untilTaken(output: TextOutput): Promise<boolean> {
 }
 
 /** A stream that failed is destroyed only a moment later: either way it takes nothing more. */
-function takes(output: TextOutput): boolean {
+function takes(output: PacedOutput): boolean {
   return !output.destroyed && !output.errored;
 }

@@ -2,13 +2,14 @@ import envPaths from 'env-paths';
 // Inlined by the bundler: no file to find or read at start-up. Its version only: the bundle holds
 // nothing else of the file (build.mjs).
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Context, NodeRun, ProcessState } from './context.js';
+import type { Context, NodeRun, ProcessState, TextOutput } from './context.js';
 import { printable } from '../core/printable.js';
 import { NODE_FS } from '../fs/file-system.js';
 // On the start path (build.mjs): loaded with the program, as every plant command but a remote one opens a store.
 import { openStore } from '../store/open-store.js';
 import { fileIdentity } from './file-identity.js';
 import { colorLevel, styleFor } from './output.js';
+import { watchedOutput } from './watched-output.js';
 
 /**
  * A signal again within this long is the same one delivered twice (see onStopSignal): the two
@@ -113,14 +114,15 @@ export function processState(pid: number, title: string): ProcessState {
 }
 
 /**
- * This process's stdout (1) or stderr (2), as Node makes it, and the same again where it is a
- * terminal (colours, progress bars, help's width). A reader that falls behind (a server's log
- * pipe) gets what it has not taken yet from memory; one that went away (`plants … | head -1`, a
- * closed log pipe) must not take the process, or a running server, down with it: what cannot be
- * written is dropped.
+ * This process's stdout (1) or stderr (2), as commands write to it (watched-output.ts), and Node's
+ * own stream where it is a terminal (colours, progress bars, help's width). A reader that falls
+ * behind (a server's log pipe) gets what it has not taken yet from memory; one that went away
+ * (`plants … | head -1`, a closed log pipe), or a write that failed (a full disk), must not take
+ * the process, or a running server, down with it: the failure is kept, for the end of the command
+ * line to tell (output-failure.ts), and what is written after it is dropped.
  */
-function processOutput(fd: 1 | 2): { output: NodeJS.WriteStream; terminal?: NodeJS.WriteStream } {
+function processOutput(fd: 1 | 2): { output: TextOutput; terminal?: NodeJS.WriteStream } {
   const stream = fd === 1 ? process.stdout : process.stderr;
-  stream.on('error', () => undefined);
-  return stream.isTTY ? { output: stream, terminal: stream } : { output: stream };
+  const output = watchedOutput(stream);
+  return stream.isTTY ? { output, terminal: stream } : { output };
 }

@@ -5,13 +5,21 @@ import { buildProgram, type OnCommand } from './commander-program.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
+import { exitCodeOnceWritten } from './output-failure.js';
 import { commandOf, namedEntry, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
 import { COMMAND_SECTIONS, COMMANDS } from './program.js';
 import type { CommandSection } from './help.js';
 import { reportError } from './report-error.js';
 
-/** Runs one command line; resolves to the exit code. Never throws, never exits the process. */
+/**
+ * Runs one command line; resolves to the exit code once its output is written (or has failed:
+ * output-failure.ts). Never throws, never exits the process.
+ */
 export async function runCommandLine(argv: readonly string[], ctx: Context): Promise<number> {
+  return await exitCodeOnceWritten(await runCommand(argv, ctx), ctx.io, ctx.env);
+}
+
+async function runCommand(argv: readonly string[], ctx: Context): Promise<number> {
   let exitCode: number = EXIT.ok;
   // Whether a failure is reported as JSON: as the command's options say once parsed
   // (`--name=--json` names a plant "--json"); until then as argv says, so that usage errors honour

@@ -35,6 +35,7 @@ export const ERROR_NUMBERS = {
   // 2012 (not_sent) is retired: it was documented but never reported (a row not sent is a count).
   config_io: 2013,
   interrupted: 2014,
+  output_io: 2015,
   internal: 2099,
 } as const;
 

@@ -16,6 +16,8 @@ const WORDS: Readonly<Record<string, string>> = {
   ELOOP: 'too many levels of symbolic links',
   ENAMETOOLONG: 'file name too long',
   EMFILE: 'too many open files',
+  EFBIG: 'file too large',
+  EBADF: 'bad file descriptor',
 };
 
 /** `no space left on device (ENOSPC)`, `EWHATEVER`, or the error's message. */

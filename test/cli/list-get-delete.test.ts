@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { watchedOutput } from '../../src/cli/watched-output.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { ListQuery } from '../../src/core/store.js';
@@ -200,7 +201,7 @@ describe('plants list', () => {
     let pages = 0;
     const seeded = t.stderr().length;
     const openStore = t.ctx.openStore;
-    Object.assign(t.ctx.io, { stdout: closing });
+    Object.assign(t.ctx.io, { stdout: watchedOutput(closing) });
     Object.assign(t.ctx, {
       openStore: async (location: Parameters<typeof openStore>[0]) => {
         const store = await openStore(location);

@@ -6,6 +6,7 @@ import type { Context } from '../../src/cli/context.js';
 import { processState } from '../../src/cli/process-context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
+import { watchedOutput } from '../../src/cli/watched-output.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from './temp.js';
@@ -47,8 +48,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const ctx: Context = {
     io: {
       stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
-      stdout: out.stream,
-      stderr: err.stream,
+      stdout: watchedOutput(out.stream),
+      stderr: watchedOutput(err.stream),
       stdinIsTerminal: async () => options.terminalAnswer !== undefined,
       async readSecret(prompt) {
         err.stream.write(`${prompt}\n`);
