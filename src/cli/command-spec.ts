@@ -1,15 +1,16 @@
 import { PlantsError } from '../core/errors.js';
-import type { Context, IOStreams } from './context.js';
+import { runImplementation, type CommandImplementation } from './command-implementation.js';
+import type { Context } from './context.js';
 import type { ExitCodesHelp } from './exit-code-meanings.js';
 
 /**
  * How a command is declared: its name, arguments and flags, its help, how they become its options,
- * and how to load what runs it. The type of its options follows from its flags (as wrangler's
+ * and how to load what runs it. The type of its flags follows from their declarations (as wrangler's
  * createCommand does): no flag is read by a string key. program.ts lists the declarations;
  * commander-program.ts makes the commander program of them, help.ts their help, and completion the
  * shell's completions. Nothing of a command's implementation is loaded until it runs.
  */
-export interface CommandSpec<Options = unknown> {
+export interface CommandSpec {
   /** `create`, or `config get` for a command of a group. */
   name: string;
   summary: string;
@@ -19,9 +20,21 @@ export interface CommandSpec<Options = unknown> {
   flags: Flags;
   examples: readonly string[];
   exitCodes: ExitCodesHelp;
-  /** The options of a command line: throws a usage error for a flag missing, repeated, out of range, or not going with another. */
-  optionsOf(input: ParsedInput): Options;
-  load(): Promise<CommandImplementation<Options>>;
+  /**
+   * The command of a command line: throws a usage error for a flag missing, repeated, out of range,
+   * or not going with another.
+   */
+  parse(input: ParsedInput): ParsedCommand;
+}
+
+/** A command line's command, its options checked: ready to run. */
+export interface ParsedCommand {
+  /** The options its run is given. */
+  options: unknown;
+  /** Whether it prints one JSON document (--json): a failure is then reported as one too. */
+  json: boolean;
+  /** Loads its implementation (only now: `--version` loads none), runs it and shows the result: the exit code. */
+  run(ctx: Context): Promise<number>;
 }
 
 /** Commands under one name: `plants config get`, `plants auth status`. */
@@ -116,7 +129,7 @@ export interface ParsedInput {
   flags: Readonly<Record<string, string | boolean | string[] | undefined>>;
 }
 
-export interface CommandDeclaration<F extends Flags, A extends readonly ArgumentSpec[], Options> {
+export interface CommandDeclaration<F extends Flags, A extends readonly ArgumentSpec[], Options, Result> {
   name: string;
   summary: string;
   description?: string;
@@ -127,34 +140,30 @@ export interface CommandDeclaration<F extends Flags, A extends readonly Argument
   exitCodes: ExitCodesHelp;
   /** The command's options from its flags and arguments: throws a usage error for flags that do not go together. */
   options(input: DeclaredInput<F, A>): Options;
-  /**
-   * What runs it. Typed loosely here: run.ts takes `OptionsOf<typeof command>`, and checking it
-   * against the declaration it is part of would be a circular type.
-   */
-  load(): Promise<Loaded>;
+  /** What runs it: the implementation its run.ts exports, which takes the options `options` makes. */
+  load(): Promise<{ implementation: CommandImplementation<Options, Result> }>;
 }
-
-/** A command's implementation as its declaration loads it: its run is checked by its own type, OptionsOf<typeof command>. */
-export type Loaded = { run: unknown } & Omit<CommandImplementation<never>, 'run'>;
-
-/** The options type of a declared command. */
-export type OptionsOf<C> = C extends CommandSpec<infer Options> ? Options : never;
 
 /**
  * A command, declared: its options are what `options` makes of its flags, each checked first as
  * declared (required, one of its choices; given once, as commander-program.ts parses) and given
- * its default.
+ * its default; what runs it takes those options, or the declaration does not compile.
  */
-export function declareCommand<const F extends Flags, const A extends readonly ArgumentSpec[] = [], Options = unknown>(
-  declaration: CommandDeclaration<F, A, Options>,
-): CommandSpec<Options> {
+export function declareCommand<
+  const F extends Flags,
+  const A extends readonly ArgumentSpec[] = [],
+  Options extends object = object,
+  Result = unknown,
+>(declaration: CommandDeclaration<F, A, Options, Result>): CommandSpec {
   const { options, load, arguments: args = [] as unknown as A, ...rest } = declaration;
   return {
     ...rest,
     arguments: args,
-    optionsOf: (input) => options(declaredInput(declaration.name, declaration.flags, args, input)),
-    // Its run takes these options by its own type: OptionsOf<typeof command>.
-    load: load as () => Promise<CommandImplementation<Options>>,
+    parse: (input) => {
+      const parsed = options(declaredInput(declaration.name, declaration.flags, args, input));
+      const json = 'json' in parsed && parsed.json === true;
+      return { options: parsed, json, run: (ctx) => runImplementation(load, parsed, json, ctx) };
+    },
   };
 }
 
@@ -199,21 +208,6 @@ function oneOf(choices: readonly string[]): string {
 /** The flag of an option's key: `baseUrl` is `--base-url`. */
 export function flagName(key: string): string {
   return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
-
-/**
- * What a command's implementation is: a run that returns data, and the two ways to show it. A
- * result too large to hold (a list of a million plants) is data that streams: its renderers write
- * it as it comes.
- */
-export interface CommandImplementation<Options, Result = unknown> {
-  run(options: Options, ctx: Context): Promise<Result>;
-  /** Human output: data on stdout, messages on stderr. */
-  renderHuman(result: Result, io: IOStreams): void | Promise<void>;
-  /** The one JSON document printed on stdout with --json: as a value, or written as it comes. */
-  renderJson(result: Result, io: IOStreams): void | Promise<void>;
-  /** The exit code of a command that ran to the end but did not fully succeed (default 0). */
-  exitCode?(result: Result): number;
 }
 
 /** Options every command has: one JSON document on stdout instead of text. */

@@ -26,14 +26,9 @@ async function runCommand(argv: readonly string[], ctx: Context): Promise<number
   // it too (`--name --json` is one: a --name with no value).
   let json: boolean | undefined;
   const onCommand: OnCommand = async (spec, input) => {
-    const options = spec.optionsOf(input);
-    json = (options as { json?: unknown }).json === true;
-    // Each command's implementation is loaded only when it runs: `--version` loads none.
-    const command = await spec.load();
-    const result = await command.run(options, ctx);
-    if (json) await command.renderJson(result, ctx.io);
-    else await command.renderHuman(result, ctx.io);
-    exitCode = command.exitCode?.(result) ?? EXIT.ok;
+    const command = spec.parse(input);
+    json = command.json;
+    exitCode = await command.run(ctx);
   };
   try {
     // Before commander, which takes whatever follows a flag that takes a value as its value, flags

@@ -16,7 +16,7 @@ async function parse(...argv: string[]): Promise<{ name: string; options: unknow
   const style = await styleFor(0);
   const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdoutStyle: style, stderrStyle: style } as unknown as IOStreams;
   const program = buildProgram(COMMAND_SECTIONS, { io, version: '1.2.3' }, async (spec, input) => {
-    calls.push({ name: spec.name, options: spec.optionsOf(input) });
+    calls.push({ name: spec.name, options: spec.parse(input).options });
   });
   await program.parseAsync(argv, { from: 'user' });
   expect(calls).toHaveLength(1);

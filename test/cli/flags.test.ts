@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { CreateOptions } from '../../src/cli/commands/create/command.js';
-import type { ListOptions } from '../../src/cli/commands/list/command.js';
-import type { ServeOptions } from '../../src/cli/commands/serve/command.js';
+import type { CreateOptions } from '../../src/cli/commands/create/run.js';
+import type { ListOptions } from '../../src/cli/commands/list/run.js';
+import type { ServeOptions } from '../../src/cli/commands/serve/run.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { testContext } from '../helpers/test-context.js';
 

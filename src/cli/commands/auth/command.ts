@@ -1,5 +1,6 @@
-import { declareCommand, defined, JSON_FLAG, type CommandGroup, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG, type CommandGroup } from '../../command-spec.js';
 import { SERVICE_FLAGS } from '../../service-flags.js';
+import type { AuthStatusOptions } from './run.js';
 
 const status = declareCommand({
   name: 'auth status',
@@ -9,11 +10,12 @@ const status = declareCommand({
   flags: { ...SERVICE_FLAGS, json: JSON_FLAG },
   examples: ['plants auth status', 'plants auth status --base-url http://127.0.0.1:8080 --json'],
   exitCodes: { ok: 'every token is accepted', auth: 'a token is refused, or missing', unavailable: 'a service could not be asked' },
-  options: ({ flags: { baseUrl, token, timeout, json } }) => ({ json, ...defined({ baseUrl, token, timeout }) }),
+  options: ({ flags: { baseUrl, token, timeout, json } }): AuthStatusOptions => ({
+    json,
+    ...defined({ baseUrl, token, timeout }),
+  }),
   load: () => import('./run.js'),
 });
-
-export type AuthStatusOptions = OptionsOf<typeof status>;
 
 export const command: CommandGroup = {
   name: 'auth',

@@ -1,14 +1,27 @@
 import { isPlantsError } from '../../../core/errors.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import { Settings } from '../../config/resolve.js';
 import { displayValue } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit-codes.js';
 import { checkProxyVariables } from '../../target.js';
 import { checkTokenWith } from './check.js';
-import type { AuthStatusOptions } from './command.js';
-import type { AuthStatusResult, ServiceStatus } from './render.js';
+import { renderHuman, renderJson, type AuthStatusResult, type ServiceStatus } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+/** With --base-url or --token, the one service a command would use; else every saved one. */
+export interface AuthStatusOptions {
+  baseUrl?: string;
+  token?: string;
+  timeout?: string;
+  json: boolean;
+}
+
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+  exitCode,
+} satisfies CommandImplementation<AuthStatusOptions, AuthStatusResult>;
 
 interface Saved {
   baseUrl: string;
@@ -16,7 +29,7 @@ interface Saved {
   source: string | null;
 }
 
-export async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
+async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
   const timeoutSeconds = Number(settings.require('timeout'));
   const toCheck = tokensToCheck(options, ctx, settings);
@@ -59,7 +72,7 @@ async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeout
 }
 
 /** 0 when every token is accepted; 3 when one is refused or missing; else 4 when one could not be checked. */
-export function exitCode(result: AuthStatusResult): number {
+function exitCode(result: AuthStatusResult): number {
   const statuses = new Set(result.services.map((service) => service.status));
   if (statuses.has('refused') || statuses.has('no token')) return EXIT.auth;
   if (statuses.has('unchecked')) return EXIT.unavailable;

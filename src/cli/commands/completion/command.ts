@@ -1,7 +1,7 @@
-import { declareCommand, usageError, type CommandGroup, type CommandSpec, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, usageError, type CommandGroup, type CommandSpec } from '../../command-spec.js';
+import type { CompletionOptions } from './run.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 /**
  * `plants completion <shell>`, over the commands it is given: the program's own list, which
@@ -16,7 +16,7 @@ export function completionCommand(commands: () => readonly (CommandSpec | Comman
     flags: {},
     examples: ['# in ~/.bashrc', 'source <(plants completion bash)', '# in ~/.zshrc', 'source <(plants completion zsh)', 'plants completion fish > ~/.config/fish/completions/plants.fish'],
     exitCodes: { ok: 'the script was printed' },
-    options: ({ args }) => {
+    options: ({ args }): CompletionOptions => {
       const shell = SHELLS.find((each) => each === args.shell);
       if (shell === undefined) throw usageError('completion', `no completion for ${JSON.stringify(args.shell)}: expected bash, zsh or fish`);
       // Every command of plants, as declared: what the script completes.
@@ -25,5 +25,3 @@ export function completionCommand(commands: () => readonly (CommandSpec | Comman
     load: () => import('./run.js'),
   });
 }
-
-export type CompletionOptions = OptionsOf<ReturnType<typeof completionCommand>>;

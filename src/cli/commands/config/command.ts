@@ -1,5 +1,6 @@
-import { declareCommand, JSON_FLAG, usageError, type CommandGroup, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, JSON_FLAG, usageError, type CommandGroup } from '../../command-spec.js';
 import { isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey } from '../../config/settings.js';
+import type { ConfigOptions } from './run.js';
 
 const KEY = { name: 'key', description: 'a setting: one of base-url, token, store, timeout', required: true, completes: SETTING_KEYS } as const;
 const FLAGS = { json: JSON_FLAG } as const;
@@ -17,7 +18,7 @@ const list = declareCommand({
   flags: FLAGS,
   examples: ['plants config list', 'plants config list --json'],
   exitCodes: EXIT_CODES,
-  options: ({ flags: { json } }) => ({ action: 'list' as const, json }),
+  options: ({ flags: { json } }): ConfigOptions => ({ action: 'list', json }),
   load,
 });
 
@@ -28,7 +29,7 @@ const get = declareCommand({
   flags: FLAGS,
   examples: ['plants config get base-url'],
   exitCodes: EXIT_CODES,
-  options: ({ flags: { json }, args }) => ({ action: 'get' as const, key: settingKey(args.key), json }),
+  options: ({ flags: { json }, args }): ConfigOptions => ({ action: 'get', key: settingKey(args.key), json }),
   load,
 });
 
@@ -39,7 +40,12 @@ const set = declareCommand({
   flags: FLAGS,
   examples: ['plants config set base-url https://plants.example.com', 'plants config set timeout 10'],
   exitCodes: EXIT_CODES,
-  options: ({ flags: { json }, args }) => ({ action: 'set' as const, key: settingKey(args.key), value: args.value, json }),
+  options: ({ flags: { json }, args }): ConfigOptions => ({
+    action: 'set',
+    key: settingKey(args.key),
+    value: args.value,
+    json,
+  }),
   load,
 });
 
@@ -50,7 +56,7 @@ const unset = declareCommand({
   flags: FLAGS,
   examples: ['plants config unset store'],
   exitCodes: EXIT_CODES,
-  options: ({ flags: { json }, args }) => ({ action: 'unset' as const, key: settingKey(args.key), json }),
+  options: ({ flags: { json }, args }): ConfigOptions => ({ action: 'unset', key: settingKey(args.key), json }),
   load,
 });
 
@@ -60,11 +66,9 @@ const path = declareCommand({
   flags: FLAGS,
   examples: ['plants config path'],
   exitCodes: EXIT_CODES,
-  options: ({ flags: { json } }) => ({ action: 'path' as const, json }),
+  options: ({ flags: { json } }): ConfigOptions => ({ action: 'path', json }),
   load,
 });
-
-export type ConfigOptions = OptionsOf<typeof list> | OptionsOf<typeof get> | OptionsOf<typeof set> | OptionsOf<typeof unset> | OptionsOf<typeof path>;
 
 export const command: CommandGroup = {
   name: 'config',

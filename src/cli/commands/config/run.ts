@@ -1,14 +1,25 @@
 import { resolve } from 'node:path';
+import type { CommandImplementation } from '../../command-implementation.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
 import { displayValue, SETTINGS, type Resolved, type SettingKey } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import type { ConfigOptions } from './command.js';
-import type { ConfigResult, ShownSetting } from './render.js';
+import { renderHuman, renderJson, type ConfigResult, type ShownSetting } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+/** The options of each of the config commands: `plants config list`, `get`, `set`, `unset`, `path`. */
+export type ConfigOptions = { json: boolean } & (
+  | { action: 'list' | 'path' }
+  | { action: 'get' | 'unset'; key: SettingKey }
+  | { action: 'set'; key: SettingKey; value: string }
+);
 
-export async function run(options: ConfigOptions, ctx: Context): Promise<ConfigResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+} satisfies CommandImplementation<ConfigOptions, ConfigResult>;
+
+async function run(options: ConfigOptions, ctx: Context): Promise<ConfigResult> {
   switch (options.action) {
     case 'list': {
       const settings = await Settings.load(ctx);

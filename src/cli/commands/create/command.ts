@@ -1,5 +1,6 @@
-import { declareCommand, defined, JSON_FLAG, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG } from '../../command-spec.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
+import type { CreateOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'create',
@@ -13,12 +14,10 @@ export const command = declareCommand({
   },
   examples: ['plants create --id 1 --name Fern --tag herb', 'plants create --local --id 9223372036854775807 --name Oak --json'],
   exitCodes: { ok: 'the plant was created', refused: 'a plant with this id exists (or another 400 Error from the service)', auth: true, unavailable: 'the service or store could not be used' },
-  options: ({ flags }) => {
+  options: ({ flags }): CreateOptions => {
     const { id, name, tag, json } = flags;
     // Text: checked against the NewPlant schema when it runs.
     return { plant: { id, name, ...defined({ tag }) }, target: targetOptions('create', flags), json };
   },
   load: () => import('./run.js'),
 });
-
-export type CreateOptions = OptionsOf<typeof command>;

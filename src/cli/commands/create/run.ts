@@ -1,13 +1,25 @@
 import { addPlant } from '../../../core/create.js';
 import { parseNewPlantText } from '../../../core/new-plant.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
+import type { Target } from '../../target-flags.js';
 import { withTargetStore } from '../../target-store.js';
-import type { CreateOptions } from './command.js';
-import type { CreateResult } from './render.js';
+import { renderHuman, renderJson, type CreateResult } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+export interface CreateOptions {
+  /** As given: checked against the NewPlant schema when it runs. */
+  plant: { id: string; name: string; tag?: string };
+  target: Target;
+  json: boolean;
+}
 
-export async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+} satisfies CommandImplementation<CreateOptions, CreateResult>;
+
+async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> {
   // Validated before anything is read or sent: a bad flag costs nothing.
   const plant = parseNewPlantText(options.plant);
   return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await addPlant(store, plant), where }), { makes: true });

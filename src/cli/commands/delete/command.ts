@@ -1,8 +1,9 @@
 import { ID_FORMATS } from '../../../import/formats.js';
 import { BULK_FLAGS, bulkOptions } from '../../bulk/flags.js';
-import { declareCommand, flagName, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, flagName, usageError } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
 import { targetOptions } from '../../target-flags.js';
+import type { DeleteOptions } from './run.js';
 
 /** Flags of many deletes only. */
 const FROM_ONLY = ['format', 'onMissing', 'dryRun', 'failFast', 'rejects', 'report', 'concurrency'] as const;
@@ -29,18 +30,17 @@ export const command = declareCommand({
     unavailable: 'the service or store could not be used',
     interrupted: 'with --from: interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary',
   },
-  options: ({ flags, args, given }) => {
+  options: ({ flags, args, given }): DeleteOptions => {
     const id = idArgument('delete', { argument: args.id, flag: flags.id });
     const { from, json } = flags;
     if ((id === undefined) === (from === undefined)) throw usageError('delete', 'give the plant with --id, or a file of them with --from (one of the two)');
     if (from !== undefined) {
-      return { many: true as const, bulk: bulkOptions('delete', flags, { file: from, format: flags.format, onNoop: flags.onMissing }), json };
+      const bulk = bulkOptions('delete', flags, { file: from, format: flags.format, onNoop: flags.onMissing });
+      return { many: true, bulk, json };
     }
     const extra = FROM_ONLY.filter((key) => given.has(key));
     if (extra.length > 0) throw usageError('delete', `${extra.map(flagName).join(', ')} only apply with --from`);
-    return { many: false as const, id: id as string, target: targetOptions('delete', flags), json };
+    return { many: false, id: id as string, target: targetOptions('delete', flags), json };
   },
   load: () => import('./run.js'),
 });
-
-export type DeleteOptions = OptionsOf<typeof command>;

@@ -1,13 +1,26 @@
 import { deletePlant } from '../../../core/read-delete.js';
+import type { IdFormat } from '../../../import/formats.js';
+import type { BulkOptions } from '../../bulk/types.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
+import type { Target } from '../../target-flags.js';
 import { withTargetStore } from '../../target-store.js';
-import type { DeleteOptions } from './command.js';
-import type { DeleteResult } from './render.js';
+import { exitCode, renderHuman, renderJson, type DeleteResult } from './render.js';
 
-export { exitCode, renderHuman, renderJson } from './render.js';
+/** One plant by its id (as given: checked when it runs), or many from a file (--from). */
+export type DeleteOptions =
+  | { many: false; id: string; target: Target; json: boolean }
+  | { many: true; bulk: BulkOptions<IdFormat>; json: boolean };
 
-export async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+  exitCode,
+} satisfies CommandImplementation<DeleteOptions, DeleteResult>;
+
+async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
   // Loaded only for --from: a single delete needs none of the bulk machinery.
   if (options.many) return { many: true, bulk: await (await import('./many.js')).deleteMany(options.bulk, ctx) };
   const id = idFlag('delete', '--id', options.id);

@@ -1,6 +1,7 @@
-import { declareCommand, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, JSON_FLAG, usageError } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
+import type { GetOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'get',
@@ -9,12 +10,10 @@ export const command = declareCommand({
   flags: { id: { kind: 'string', value: '<id>', description: 'the plant id, as a flag' }, ...TARGET_FLAGS, json: JSON_FLAG },
   examples: ['plants get 1', 'plants get --local 9223372036854775807 --json'],
   exitCodes: { ok: 'the plant was shown', refused: 'no plant with this id', auth: true, unavailable: 'the service or store could not be used' },
-  options: ({ flags, args }) => {
+  options: ({ flags, args }): GetOptions => {
     const id = idArgument('get', { argument: args.id, flag: flags.id });
     if (id === undefined) throw usageError('get', "give the plant's id with --id, or as the argument: plants get <id>");
     return { id, target: targetOptions('get', flags), json: flags.json };
   },
   load: () => import('./run.js'),
 });
-
-export type GetOptions = OptionsOf<typeof command>;

@@ -1,13 +1,21 @@
 import { getPlant } from '../../../core/read-delete.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
+import type { Target } from '../../target-flags.js';
 import { withTargetStore } from '../../target-store.js';
-import type { GetOptions } from './command.js';
-import type { GetResult } from './render.js';
+import { renderHuman, renderJson, type GetResult } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+export interface GetOptions {
+  /** As given: checked when it runs. */
+  id: string;
+  target: Target;
+  json: boolean;
+}
 
-export async function run(options: GetOptions, ctx: Context): Promise<GetResult> {
+export const implementation = { run, renderHuman, renderJson } satisfies CommandImplementation<GetOptions, GetResult>;
+
+async function run(options: GetOptions, ctx: Context): Promise<GetResult> {
   const id = idFlag('get', '--id', options.id);
   return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await getPlant(store, id), where }));
 }

@@ -1,6 +1,7 @@
 import { formatFromName, FORMATS } from '../../../import/formats.js';
 import { BULK_FLAGS, bulkOptions } from '../../bulk/flags.js';
-import { declareCommand, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, usageError } from '../../command-spec.js';
+import type { ImportOptions } from './import-rows.js';
 
 export const command = declareCommand({
   name: 'import',
@@ -34,7 +35,7 @@ export const command = declareCommand({
     unavailable: 'the service or store could not be used (the summary says what was created)',
     interrupted: 'interrupted by Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
   },
-  options: ({ flags, args }) => {
+  options: ({ flags, args }): ImportOptions => {
     const { onConflict } = flags;
     const options = { ...bulkOptions('import', flags, { file: args.file, format: flags.format, onNoop: onConflict === 'skip' ? 'skip' : 'fail' }), updates: onConflict === 'update' };
     // Rejects are rows as they were read (a name that is a number, a line that is not JSON): CSV
@@ -46,5 +47,3 @@ export const command = declareCommand({
   },
   load: () => import('./run.js'),
 });
-
-export type ImportOptions = OptionsOf<typeof command>;

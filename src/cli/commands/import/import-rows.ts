@@ -8,9 +8,13 @@ import { formatFromHead, formatFromName, type Format } from '../../../import/for
 import { PLANT_ROWS } from '../../../import/plant-rows.js';
 import { readRows } from '../../../import/rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
-import type { BulkKind, BulkResult } from '../../bulk/types.js';
+import type { BulkKind, BulkOptions, BulkResult } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
-import type { ImportOptions } from './command.js';
+
+export interface ImportOptions extends BulkOptions<Format> {
+  /** A row whose id exists replaces the plant (--on-conflict update). */
+  updates: boolean;
+}
 
 /** Creating plants, a row each: added, or a duplicate (`--on-conflict`). */
 const CREATE: BulkKind<NewPlant, Format> = {

@@ -1,11 +1,18 @@
+import { exitCode, renderHuman, renderJson } from '../../bulk/render.js';
 import type { BulkResult } from '../../bulk/types.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
-import type { ImportOptions } from './command.js';
 import { boundYoungGeneration } from '../../young-generation.js';
+import type { ImportOptions } from './import-rows.js';
 
-export { exitCode, renderHuman, renderJson } from '../../bulk/render.js';
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+  exitCode,
+} satisfies CommandImplementation<ImportOptions, BulkResult>;
 
-export async function run(options: ImportOptions, ctx: Context): Promise<BulkResult> {
+async function run(options: ImportOptions, ctx: Context): Promise<BulkResult> {
   // First of all, before anything is read, locked or sent: this may run the command again, in
   // place, with a bound on V8's young generation. What the import runs is loaded after it: a
   // process run again would load it for nothing.

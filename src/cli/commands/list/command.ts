@@ -1,5 +1,6 @@
-import { declareCommand, defined, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG, usageError } from '../../command-spec.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
+import type { ListOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'list',
@@ -22,7 +23,7 @@ export const command = declareCommand({
   },
   examples: ['plants list --tag herb', 'plants list --local --format ndjson > plants.ndjson'],
   exitCodes: { ok: 'listed', refused: 'with --format csv, a plant CSV cannot carry was left out (named on stderr)', auth: true, unavailable: 'the service or store could not be used' },
-  options: ({ flags }) => {
+  options: ({ flags }): ListOptions => {
     const { limit, after, tag, format } = flags;
     if (limit !== undefined && !/^[1-9][0-9]*$/.test(limit)) throw usageError('list', `--limit must be a whole number from 1, got ${JSON.stringify(limit)}`);
     // `--format json` is --json, as import's --format json reads what --json writes.
@@ -37,5 +38,3 @@ export const command = declareCommand({
   },
   load: () => import('./run.js'),
 });
-
-export type ListOptions = OptionsOf<typeof command>;

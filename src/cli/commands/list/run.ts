@@ -1,13 +1,30 @@
 import type { NewPlant } from '../../../core/schemas.js';
 import type { PlantStore } from '../../../core/store.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
+import type { Target } from '../../target-flags.js';
 import { openTargetStore } from '../../target-store.js';
 import { boundYoungGeneration, wouldRunAgain } from '../../young-generation.js';
-import type { ListOptions } from './command.js';
-import type { ListResult } from './render.js';
+import { exitCode, renderHuman, renderJson, type ListFormat, type ListResult } from './render.js';
 
-export { exitCode, renderHuman, renderJson } from './render.js';
+export interface ListOptions {
+  limit?: number;
+  /** As given: checked when it runs. */
+  after?: string;
+  tag?: string;
+  /** What import reads (--format); else a table on a terminal, a line a plant in a pipe. */
+  format?: ListFormat;
+  target: Target;
+  json: boolean;
+}
+
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+  exitCode,
+} satisfies CommandImplementation<ListOptions, ListResult>;
 
 /** Plants are read a page of this many at a time (the most a service page holds). */
 const PAGE = 1_000;
@@ -29,7 +46,7 @@ interface Cursor {
   done: boolean;
 }
 
-export async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
+async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
   const cursor: Cursor = { after: options.after === undefined ? undefined : idFlag('list', '--after', options.after), left: options.limit ?? Infinity, done: false };
   const filtered = cursor.after !== undefined || options.tag !== undefined;
   const { store, where } = await openTargetStore(options.target, ctx);

@@ -1,4 +1,5 @@
-import { declareCommand, defined, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG, usageError } from '../../command-spec.js';
+import type { LoginOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'login',
@@ -26,11 +27,9 @@ export const command = declareCommand({
     auth: 'the service refused the token: nothing saved',
     unavailable: 'the service could not be reached to check the token (nothing saved), or the config file could not be written',
   },
-  options: ({ flags: { token, baseUrl, withToken, noCheck, json } }) => {
+  options: ({ flags: { token, baseUrl, withToken, noCheck, json } }): LoginOptions => {
     if (token !== undefined && withToken) throw usageError('login', 'give the token with --token or --with-token, not both');
     return { withToken, check: !noCheck, json, ...defined({ token, baseUrl }) };
   },
   load: () => import('./run.js'),
 });
-
-export type LoginOptions = OptionsOf<typeof command>;

@@ -4,15 +4,30 @@ import { Settings } from '../../config/resolve.js';
 import { isRecordedServe } from '../../config/serve-record.js';
 import { readServerToken, serverTokenPath } from '../../config/server-token.js';
 import { checkBaseUrl, checkToken } from '../../config/settings.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import { readFirstLine } from '../../first-line.js';
 import { checkTokenWith } from '../auth/check.js';
-import type { LoginOptions } from './command.js';
-import type { LoginResult, TokenSource } from './render.js';
+import { renderHuman, renderJson, type LoginResult, type TokenSource } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+export interface LoginOptions {
+  /** The service; else the base URL setting. */
+  baseUrl?: string;
+  token?: string;
+  /** Read the token from standard input (--with-token). */
+  withToken: boolean;
+  /** Ask the service whether it takes the token before saving it (no --no-check). */
+  check: boolean;
+  json: boolean;
+}
 
-export async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+} satisfies CommandImplementation<LoginOptions, LoginResult>;
+
+async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
   // Checked first, and named as a login error, before the config file is read.
   if (options.baseUrl !== undefined) checkBaseUrl(options.baseUrl);
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });

@@ -1,4 +1,5 @@
-import { declareCommand, defined, JSON_FLAG, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG } from '../../command-spec.js';
+import type { LogoutOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'logout',
@@ -6,8 +7,6 @@ export const command = declareCommand({
   flags: { baseUrl: { kind: 'string', value: '<url>', description: 'the service', defaultFrom: 'the base URL setting' }, json: JSON_FLAG },
   examples: ['plants logout', 'plants logout --base-url https://plants.example.com'],
   exitCodes: { ok: 'logged out, or there was no token to remove', unavailable: 'the config file could not be written' },
-  options: ({ flags: { baseUrl, json } }) => ({ json, ...defined({ baseUrl }) }),
+  options: ({ flags: { baseUrl, json } }): LogoutOptions => ({ json, ...defined({ baseUrl }) }),
   load: () => import('./run.js'),
 });
-
-export type LogoutOptions = OptionsOf<typeof command>;

@@ -1,9 +1,15 @@
 import { printable } from '../../../core/printable.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
 import type { Context, IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
-import type { LogoutOptions } from './command.js';
+
+export interface LogoutOptions {
+  /** The service; else the base URL setting. */
+  baseUrl?: string;
+  json: boolean;
+}
 
 export interface LogoutResult {
   configPath: string;
@@ -15,7 +21,13 @@ export interface LogoutResult {
   baseUrlFrom: string | undefined;
 }
 
-export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+} satisfies CommandImplementation<LogoutOptions, LogoutResult>;
+
+async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl });
   const baseUrl = settings.require('base-url');
   const hadToken = settings.file.tokens.has(baseUrl);
@@ -23,7 +35,7 @@ export async function run(options: LogoutOptions, ctx: Context): Promise<LogoutR
   return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '', baseUrlFrom: settings.get('base-url').source };
 }
 
-export function renderHuman(result: LogoutResult, io: IOStreams): void {
+function renderHuman(result: LogoutResult, io: IOStreams): void {
   const style = io.stderrStyle;
   const [baseUrl, configPathShown] = [printable(result.baseUrl, Infinity), printable(result.configPath, Infinity)];
   io.stderr.write(
@@ -36,6 +48,6 @@ export function renderHuman(result: LogoutResult, io: IOStreams): void {
   if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
 }
 
-export function renderJson(result: LogoutResult, io: IOStreams): void {
+function renderJson(result: LogoutResult, io: IOStreams): void {
   writeJsonDocument(io, { loggedOut: true, ...result });
 }

@@ -5,7 +5,12 @@ import type { ListeningAddress, StoreOutage } from '../../../server/index.js';
 import type { BatchObserver, RequestObserver } from '../../../server/observer.js';
 import type { Context } from '../../context.js';
 import { portOf } from './admin-flags.js';
-import type { ServeOptions } from './command.js';
+
+/** The options of serve that place its admin listener (--admin-port, --admin-host). */
+export interface AdminOptions {
+  adminPort?: number;
+  adminHost?: string;
+}
 
 /** The admin listener, once asked for: the metrics to hand the server and the store, then start(). */
 export interface Admin {
@@ -26,7 +31,7 @@ export interface AdminState {
 }
 
 /** Where the admin listener goes: --admin-port, else PLANTS_ADMIN_PORT; undefined when neither is set. */
-export function adminAddress(options: ServeOptions, ctx: Context): { port: number; host: string } | undefined {
+export function adminAddress(options: AdminOptions, ctx: Context): { port: number; host: string } | undefined {
   const envPort = ctx.env.PLANTS_ADMIN_PORT ?? '';
   const port = options.adminPort ?? (envPort === '' ? undefined : portOf(envPort, 'PLANTS_ADMIN_PORT'));
   if (port instanceof Error) throw port;

@@ -1,5 +1,6 @@
-import { declareCommand, defined, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, usageError } from '../../command-spec.js';
 import { portOf, shutdownDelayOf } from './admin-flags.js';
+import type { ServeOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'serve',
@@ -47,7 +48,7 @@ export const command = declareCommand({
     usage: 'a usage error, or an address it cannot listen on',
     unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
   },
-  options: ({ flags }) => {
+  options: ({ flags }): ServeOptions => {
     const { host, port, store, database, pool, token: tokens, quiet, storeWait, logFormat, adminPort: adminPortText, adminHost, shutdownDelay } = flags;
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw usageError('serve', `--port must be a number from 0 to 65535, got ${JSON.stringify(port)}`);
     if (database !== undefined && store !== undefined) throw usageError('serve', '--store and --database name two stores: give one');
@@ -60,5 +61,3 @@ export const command = declareCommand({
   },
   load: () => import('./run.js'),
 });
-
-export type ServeOptions = OptionsOf<typeof command>;

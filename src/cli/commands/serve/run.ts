@@ -4,6 +4,7 @@ import { ioReason } from '../../../fs/io-reason.js';
 import { maskedDatabaseUrl } from '../../../store/database-url.js';
 import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';
+import type { CommandImplementation } from '../../command-implementation.js';
 import { usageError } from '../../command-spec.js';
 import { Settings } from '../../config/resolve.js';
 import { loopbackUrls, recordServe, serveRecordsPath } from '../../config/serve-record.js';
@@ -11,14 +12,34 @@ import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { isDatabaseUrl } from './database-url.js';
-import { messageLine, type LogLevel } from '../../../server/log-line.js';
-import { adminAddress, prepareAdmin } from './admin.js';
-import type { ServeOptions } from './command.js';
-import type { ServeResult } from './render.js';
+import { messageLine, type LogFormat, type LogLevel } from '../../../server/log-line.js';
+import { adminAddress, prepareAdmin, type AdminOptions } from './admin.js';
+import { renderHuman, renderJson, type ServeResult } from './render.js';
 
-export { renderHuman, renderJson } from './render.js';
+export interface ServeOptions extends AdminOptions {
+  host: string;
+  port: number;
+  /** A store file (--store) or a database (--database, as given: checked when it runs); else as the settings say. */
+  store?: string;
+  database?: string;
+  /** Connections to the database at most. */
+  pool: number;
+  /** As given (--store-wait): checked when it runs, as PLANTS_STORE_WAIT. */
+  storeWait?: string;
+  /** The tokens it accepts (--token); else as PLANTS_SERVER_TOKENS says, else the one it keeps. */
+  tokens: string[];
+  quiet: boolean;
+  logFormat: LogFormat;
+  shutdownDelaySeconds: number;
+}
 
-export async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
+export const implementation = {
+  run,
+  renderHuman,
+  renderJson,
+} satisfies CommandImplementation<ServeOptions, ServeResult>;
+
+async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   if (options.database !== undefined && !isDatabaseUrl(options.database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
   const { BatchingStore, createPlantServer, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
   const adminAt = adminAddress(options, ctx);

@@ -1,6 +1,7 @@
-import { declareCommand, defined, JSON_FLAG, usageError, type OptionsOf } from '../../command-spec.js';
+import { declareCommand, defined, JSON_FLAG, usageError } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
+import type { UpdateOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'update',
@@ -17,7 +18,7 @@ export const command = declareCommand({
   },
   examples: ['plants update 1 --name "Boston fern"', 'plants update --id 1 --tag fern', 'plants update --local 1 --no-tag --json'],
   exitCodes: { ok: 'the plant is as given (changed, or so already)', refused: 'no plant with this id', auth: true, unavailable: 'the service or store could not be used' },
-  options: ({ flags, args }) => {
+  options: ({ flags, args }): UpdateOptions => {
     const id = idArgument('update', { argument: args.id, flag: flags.id });
     if (id === undefined) throw usageError('update', "give the plant's id with --id, or as the argument: plants update <id>");
     const { name, tag, noTag, json } = flags;
@@ -27,5 +28,3 @@ export const command = declareCommand({
   },
   load: () => import('./run.js'),
 });
-
-export type UpdateOptions = OptionsOf<typeof command>;
