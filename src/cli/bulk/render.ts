@@ -112,7 +112,7 @@ export function toJson(result: BulkResult): unknown {
   };
 }
 
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
+/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: interrupted. */
 export function exitCode(result: BulkResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
   if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);

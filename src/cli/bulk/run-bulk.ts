@@ -11,6 +11,7 @@ import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
 import { journalPathOf } from '../../store/journal.js';
 import type { Context } from '../context.js';
+import type { StopSignal } from '../exit-codes.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
 import { rejectsForm, type Rejected } from './rejects.js';
@@ -61,7 +62,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // no write begun and no request sent any more, those in flight abandoned (only a write under
   // way is finished: one cut short would leave a torn tail); the summary and the lock as after the
   // first. A third kills the process.
-  let interrupted: string | undefined;
+  let interrupted: StopSignal | undefined;
   const abandon = new AbortController();
   // The client listens for it (through a proxy, each request in flight: undici's signal), and each
   // wait to send a request again: at most --concurrency at once and one more, which may be above
