@@ -140,12 +140,17 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       }
     }
   } catch (caught) {
-    if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
-    const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
-    // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
-    // account of the rows already done.
-    if (tally.counts.read === 0) throw error;
-    tally.stop(error);
+    // Stopped at a second signal as the store was opened (its read waited for the lock): before
+    // any row was taken, as the account says, which is all there is to say.
+    const stoppedOpening = caught instanceof PlantsError && caught.code === 'interrupted' && abandon.signal.aborted;
+    if (!stoppedOpening && !(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
+    if (!stoppedOpening) {
+      const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
+      // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
+      // account of the rows already done.
+      if (tally.counts.read === 0) throw error;
+      tally.stop(error);
+    }
   } finally {
     stopListening();
     progress?.stop();
