@@ -26,7 +26,8 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   // service gone, a second signal). The rate is theirs: rows read and never sent were read fast.
   const taken = counts.read - counts.notSent;
   const rate = taken > 0 ? ` (${count(Math.round(taken / Math.max(seconds, 0.001)))} ${unit}s/s)` : '';
-  lines.push(`${leadingWords(result, taken, rows, (text) => style.bold(text))} in ${seconds.toFixed(1)}s${rate}: ${parts.join(', ')}`);
+  const lead = leadingWords(result, taken, rows, (text) => style.bold(text));
+  lines.push(`${lead} in ${seconds.toFixed(1)}s${rate}: ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
@@ -58,16 +59,19 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
  */
 function leadingWords(result: BulkResult, taken: number, rows: (n: number) => string, bold: (text: string) => string): string {
   const { counts, summary } = result;
+  const input = result.input === '-' ? 'standard input' : result.input;
   // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
-  const source = summary.namesInput === true ? ` from ${printable(result.input === '-' ? 'standard input' : result.input, Infinity)}` : '';
+  const source = summary.namesInput === true ? ` from ${printable(input, Infinity)}` : '';
   const target = printable(result.target, Infinity);
   const ofRead = counts.notSent > 0 ? `${taken === 0 ? 'none' : count(taken)} of ` : '';
+  const read = `${rows(counts.read)}${source}`;
   // A dry run changes nothing: it checks rows "for" the store or service.
-  if (result.dryRun) return `${bold('Checked')} ${ofRead}${rows(counts.read)}${source} for ${target}`;
+  if (result.dryRun) return `${bold('Checked')} ${ofRead}${read} for ${target}`;
   const noneDone = counts.done + counts.updated + counts.unchanged + counts.unknown === 0;
-  if (taken > 0 && noneDone && summary.noneDone !== undefined) return `${bold(summary.noneDone)} ${rows(counts.read)}${source} ${summary.preposition} ${target}`;
-  if (ofRead !== '') return `${bold(/^https?:\/\//.test(result.target) ? 'Sent' : 'Wrote')} ${ofRead}${rows(counts.read)}${source} to ${target}`;
-  return `${bold(summary.verb)} ${rows(counts.read)}${source} ${summary.preposition} ${target}`;
+  if (taken > 0 && noneDone && summary.noneDone !== undefined) return `${bold(summary.noneDone)} ${read} ${summary.preposition} ${target}`;
+  const sent = /^https?:\/\//.test(result.target) ? 'Sent' : 'Wrote';
+  if (ofRead !== '') return `${bold(sent)} ${ofRead}${read} to ${target}`;
+  return `${bold(summary.verb)} ${read} ${summary.preposition} ${target}`;
 }
 
 /**
@@ -125,7 +129,7 @@ export function toJson(result: BulkResult): unknown {
   };
 }
 
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: interrupted. */
+/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: a signal. */
 export function exitCode(result: BulkResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
   if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);
