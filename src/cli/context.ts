@@ -3,6 +3,7 @@ import type { PlantsClient, PlantsClientOptions } from '../client/client-options
 import type { PlantStore } from '../core/store.js';
 import type { FileSystem } from '../fs/file-system.js';
 import type { StoreLocation } from '../store/open-store.js';
+import type { StopSignal } from './exit-codes.js';
 import type { Style } from './output.js';
 
 
@@ -97,12 +98,13 @@ export interface Context {
    */
   processState(pid: number, title: string): ProcessState;
   /**
-   * Calls `listener` with the name of the first SIGINT or SIGTERM from now on, which then no longer
-   * kills the process: a second one does (plants serve), or, given `again`, is handed to it and a
-   * third one does (plants import). A signal that comes again within a few milliseconds is the same
-   * one delivered twice, and counts once. Returns a function that stops listening.
+   * Calls `listener` with the name of the first SIGINT, SIGTERM or SIGHUP from now on, which then
+   * no longer kills the process: a second one does (plants serve), or, given `again`, is handed to
+   * it and a third one does (plants import). A signal that comes again within a few milliseconds is
+   * the same one delivered twice, and counts once; a SIGHUP after the first signal does not count
+   * (a terminal that closed tells it more than once). Returns a function that stops listening.
    */
-  onStopSignal(listener: (signal: string) => void, again?: (signal: string) => void): () => void;
+  onStopSignal(listener: (signal: StopSignal) => void, again?: (signal: StopSignal) => void): () => void;
   /**
    * The Node this runs on: its own flags (process.execArgv), and, where Node can (process.execve:
    * Node 22.15, 23.11, 24 and later), `runAgain`: this same command line run again in place, Node

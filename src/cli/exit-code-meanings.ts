@@ -22,7 +22,7 @@ export const EXIT_MEANINGS: Record<ExitName, { shown: string; meaning: string }>
       'exit 0)',
   },
   internal: { shown: '70', meaning: 'internal error (a bug: run with PLANTS_DEBUG=1 and report it)' },
-  interrupted: { shown: '130, 143', meaning: 'interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary' },
+  interrupted: { shown: '129, 130, 143', meaning: 'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary' },
 };
 
 /**

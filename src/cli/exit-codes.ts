@@ -11,6 +11,15 @@ export const EXIT = {
 } as const;
 
 /**
+ * The signals a command stops on gracefully (Context.onStopSignal), each with the exit code it
+ * then ends with: 128 and the signal's number, as a shell reports a process the signal killed.
+ * SIGHUP is a terminal closed or an ssh session dropped: it gets what SIGTERM gets.
+ */
+export const STOP_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/**
  * The exit code of each kind of failure. A Record over every code, so that a new code does not
  * compile until it has its exit code here.
  */
@@ -45,14 +54,13 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   output_io: EXIT.unavailable,
   internal: EXIT.internal,
   // A row's failure only: a command that was interrupted exits as exitCodeForSignal says.
-  interrupted: exitCodeForSignal('SIGINT'),
+  interrupted: STOP_SIGNALS.SIGINT,
 };
 
 export function exitCodeFor(code: ErrorCode): number {
   return EXIT_CODE_OF[code];
 }
 
-/** A command that stops on SIGINT or SIGTERM exits as a shell reports a process the signal killed. */
-export function exitCodeForSignal(signal: string): number {
-  return 128 + (signal === 'SIGINT' ? 2 : 15);
+export function exitCodeForSignal(signal: StopSignal): number {
+  return STOP_SIGNALS[signal];
 }

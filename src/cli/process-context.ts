@@ -8,6 +8,8 @@ import { NODE_FS } from '../fs/file-system.js';
 // On the start path (build.mjs): loaded with the program, as every plant command but a remote one opens a store.
 import { openStore } from '../store/open-store.js';
 import { fileIdentity } from './file-identity.js';
+import { STOP_SIGNALS, type StopSignal } from './exit-codes.js';
+import { noteHangUp } from './hang-up.js';
 import { colorLevel, styleFor } from './output.js';
 import { watchedOutput } from './watched-output.js';
 
@@ -16,6 +18,8 @@ import { watchedOutput } from './watched-output.js';
  * kill(2) calls of timeout(1) follow each other at once, and nobody presses Ctrl-C twice so fast.
  */
 const SAME_SIGNAL_MS = 50;
+
+const STOP_SIGNAL_NAMES = Object.keys(STOP_SIGNALS) as StopSignal[];
 
 /** The Context of a real run: this process's streams, environment and directories. */
 export async function processContext(argv: readonly string[]): Promise<Context> {
@@ -64,13 +68,19 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     onStopSignal(listener, again) {
       let signals = 0;
       let last = 0;
-      const stopListening = () => void process.off('SIGINT', stop).off('SIGTERM', stop);
+      const stopListening = () => {
+        for (const signal of STOP_SIGNAL_NAMES) process.off(signal, stop);
+      };
       // Listening on until the last signal taken, after which one kills the process as if nobody listened.
-      const stop = (signal: NodeJS.Signals) => {
+      const stop = (signal: StopSignal) => {
+        if (signal === 'SIGHUP') noteHangUp();
         const now = performance.now();
         // timeout(1), and a kill of a process group, send a signal to the process and again to its
         // group: two deliveries of one request to stop, not a person pressing Ctrl-C twice.
         if (signals > 0 && now - last < SAME_SIGNAL_MS) return;
+        // A hang-up is no request to stop harder: the shell passes it on to its jobs, and the
+        // kernel sends it again as the shell exits, any time later. Its first is taken, as SIGTERM.
+        if (signals > 0 && signal === 'SIGHUP') return;
         signals += 1;
         last = now;
         if (signals === 1) return listener(signal);
@@ -78,7 +88,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         stopListening();
         process.kill(process.pid, signal);
       };
-      process.on('SIGINT', stop).on('SIGTERM', stop);
+      for (const signal of STOP_SIGNAL_NAMES) process.on(signal, stop);
       return stopListening;
     },
     node: nodeRun(),

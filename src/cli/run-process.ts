@@ -1,4 +1,5 @@
 import { namedEntry } from './flag-values.js';
+import { endAfterHangUp } from './hang-up.js';
 import { processContext } from './process-context.js';
 import { COMMANDS } from './program.js';
 import { runCommandLine } from './run-command-line.js';
@@ -6,7 +7,9 @@ import { runCommandLine } from './run-command-line.js';
 /** A command line in this process (main.ts): its title, its context, its run; resolves to the exit code. */
 export async function runProcess(argv: readonly string[]): Promise<number> {
   process.title = processTitle(argv);
-  return runCommandLine(argv, await processContext(argv));
+  const code = await runCommandLine(argv, await processContext(argv));
+  await endAfterHangUp();
+  return code;
 }
 
 /**

@@ -1,14 +1,24 @@
 import type { Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 
 const stops = new WeakMap<Server, Promise<void>>();
 /** Per server: its open connections, and those with a request being answered. */
 const connections = new WeakMap<Server, { open: Set<Socket>; busy: Set<Socket> }>();
 
 /**
- * Keeps count of which connections are answering a request. node's closeIdleConnections only closes
- * connections that served a request already; one that connected and sent nothing (or half a request
- * line) would hold a stop until the grace period ends, since node stops enforcing timeouts on close.
+ * How long a stopping server keeps a connection that is between two requests, or has sent none
+ * yet, before it closes it: its client may be sending a request on it at that very moment, which
+ * is then read and answered (with `Connection: close`) rather than cut off unread, an answer lost
+ * to a client that cannot know the request was never processed. A client in a run of requests
+ * (an import) sends its next well within it; one idle longer meets the race any keep-alive
+ * connection closed when idle has.
+ */
+const LINGER_MS = 1_000;
+
+/**
+ * Keeps count of which connections are answering a request: while a server stops, the others
+ * linger (LINGER_MS) and then close. A connection whose answer was begun before the stop (its
+ * headers kept it alive) lingers from the end of that answer.
  */
 export function trackConnections(server: Server): void {
   const open = new Set<Socket>();
@@ -23,7 +33,13 @@ export function trackConnections(server: Server): void {
   });
   server.on('request', (req, res) => {
     busy.add(req.socket);
-    res.once('close', () => busy.delete(req.socket));
+    // A request read: its connection lingers no more. Its answer may take longer (a batch).
+    if (isStopping(server)) req.socket.setTimeout(0);
+    res.once('close', () => {
+      busy.delete(req.socket);
+      // Set after node's own keep-alive timeout (on 'finish'), which it replaces.
+      if (isStopping(server) && !req.socket.destroyed) req.socket.setTimeout(LINGER_MS);
+    });
   });
 }
 
@@ -60,11 +76,11 @@ export interface StopOptions {
 }
 
 /**
- * Stops gracefully: no new connections; connections without a request in flight closed now (this
- * needs trackConnections, which createPlantServer does); requests in flight answered, with
- * `Connection: close`, and their connections closed behind them. Resolves once every connection is
- * gone; calling it again gives the same promise. Waiting for the store's last write is the caller's
- * part (BatchingStore.drain).
+ * Stops gracefully: no new connections; every request read is answered, with `Connection: close`,
+ * and its connection closed behind it; a connection without a request in flight is closed once it
+ * has lingered (LINGER_MS) with none (this needs trackConnections, which createPlantServer does).
+ * Resolves once every connection is gone; calling it again gives the same promise. Waiting for the
+ * store's last write is the caller's part (BatchingStore.drain).
  */
 export function stopServer(server: Server, options: StopOptions = {}): Promise<void> {
   let stopped = stops.get(server);
@@ -84,12 +100,20 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
     // A client that never finishes its request must not hold the stop forever.
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     deadline.unref();
-    server.close(() => {
+    // net.Server's close, not http.Server's: no new connections, and those open left as they are.
+    // http.Server's would also end at once each connection between two requests, the very moment
+    // its client may be sending one (an import's connections, each answer followed by the next).
+    NetServer.prototype.close.call(server, () => {
       clearTimeout(deadline);
+      // Now http.Server's own: it ends its checks of slow requests (no connection is left), and
+      // emits 'close' a second time, which nothing here listens to.
+      server.close();
       resolve();
     });
-    server.closeIdleConnections();
     const tracked = connections.get(server);
-    for (const socket of tracked?.open ?? []) if (!tracked?.busy.has(socket)) socket.destroy();
+    const linger = Math.min(LINGER_MS, graceMs);
+    // An idle socket that times out is closed by node (its server listens for no 'timeout'); a
+    // request that arrives meanwhile is answered, and closes it.
+    for (const socket of tracked?.open ?? []) if (!tracked?.busy.has(socket)) socket.setTimeout(linger);
   });
 }

@@ -104,7 +104,7 @@ describe('plants import interrupted', () => {
       const { code, signal } = await result;
       expect({ code, signal }).toEqual({ code: 130, signal: null });
       expect(stderr).toContain('plants: SIGINT again: stopping at once, a write under way is finished (a third time kills it)\n');
-      expect(stderr).toMatch(/Wrote none of 10 rows to \S+plants\.json in [\d.]+s \([\d,]+ rows\/s\): 0 created, 0 skipped, 0 failed, 10 not sent\n/);
+      expect(stderr).toMatch(/Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/);
       expect(stderr).toContain('interrupted: SIGINT: the input was read no further than the 10 rows above\n');
       expect((await readFile(rejects, 'utf8')).trim().split('\n')).toHaveLength(10);
       // Nothing written, and the other process's lock is still its own.

@@ -21,7 +21,8 @@ export function servedDataDir(home: string): string {
 }
 
 /**
- * The real `plants serve` on 127.0.0.1, port 0, with its store in `home`, unless `extraArgs` or
+ * The real `plants serve` on 127.0.0.1, port 0 (unless `extraArgs` name one), with its store in
+ * `home`, unless `extraArgs` or
  * `env` name a store or a database. `keptToken`: given no token, it accepts (and keeps) its own,
  * in servedDataDir(home). `programFlags` go before the command: `plants --no-color serve …`.
  */
@@ -30,7 +31,9 @@ export async function startServer(home: string, extraArgs: string[] = [], env: R
   const store = join(home, 'served.json');
   const storeArgs = extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined ? [] : ['--store', store];
   const tokenArgs = keptToken ? [] : ['--token', token];
-  const child = startPlants([...programFlags, 'serve', '--port', '0', ...tokenArgs, ...storeArgs, '--quiet', ...extraArgs], isolatedEnv(home, env));
+  const portArgs = extraArgs.includes('--port') ? [] : ['--port', '0'];
+  const args = [...programFlags, 'serve', ...portArgs, ...tokenArgs, ...storeArgs, '--quiet', ...extraArgs];
+  const child = startPlants(args, isolatedEnv(home, env));
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const lines = createInterface({ input: child.stdout! });

@@ -3,6 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { createPlantsClient } from '../../src/client/plants-client.js';
 import type { Context } from '../../src/cli/context.js';
+import type { StopSignal } from '../../src/cli/exit-codes.js';
 import { processState } from '../../src/cli/process-context.js';
 import { runCommandLine } from '../../src/cli/run-command-line.js';
 import { styleFor } from '../../src/cli/output.js';
@@ -19,8 +20,8 @@ export interface TestContext {
   run(...argv: string[]): Promise<number>;
   dir: string;
   storePath: string;
-  /** Delivers a stop signal (SIGINT, SIGTERM) to a running `plants serve` or `plants import`. */
-  stop(signal?: string): void;
+  /** Delivers a stop signal (SIGINT, SIGTERM, SIGHUP) to a running `plants serve` or `plants import`. */
+  stop(signal?: StopSignal): void;
 }
 
 export interface TestContextOptions {
@@ -43,8 +44,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const out = capture();
   const err = capture();
   const tty = options.tty ?? false;
-  const stopListeners = new Set<(signal: string) => void>();
-  const againListeners = new Set<(signal: string) => void>();
+  const stopListeners = new Set<(signal: StopSignal) => void>();
+  const againListeners = new Set<(signal: StopSignal) => void>();
   const ctx: Context = {
     io: {
       stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
@@ -88,7 +89,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     stderr: err.text,
     run: (...argv) => runCommandLine(argv, ctx),
     /** As a signal: the first calls the listeners, the second those given as `again`. */
-    stop(signal = 'SIGTERM') {
+    stop(signal: StopSignal = 'SIGTERM') {
       const listeners = stopListeners.size > 0 ? [...stopListeners] : [...againListeners];
       if (stopListeners.size > 0) stopListeners.clear();
       else againListeners.clear();

@@ -43,6 +43,40 @@ function readUntilClosed(socket: Socket): Promise<string> {
 
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
+/** The first whole answer `socket` receives (its Content-Length body read); the rest stays for the next call. */
+function answers(socket: Socket): () => Promise<string> {
+  let buffered = '';
+  let waiting: (() => void) | undefined;
+  let closed = false;
+  socket.on('data', (chunk) => {
+    buffered += chunk.toString('latin1');
+    waiting?.();
+  });
+  socket.on('close', () => {
+    closed = true;
+    waiting?.();
+  });
+  return async () => {
+    for (;;) {
+      const end = buffered.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+      if (end !== -1 && buffered.length >= end + 4 + length) {
+        const answer = buffered.slice(0, end + 4 + length);
+        buffered = buffered.slice(end + 4 + length);
+        return answer;
+      }
+      if (closed) return buffered;
+      await new Promise<void>((resolve) => (waiting = resolve));
+    }
+  };
+}
+
+function postPlant(id: number): string {
+  const body = `{"id": ${id}, "name": "plant ${id}"}`;
+  const headers = `Host: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`;
+  return `POST /plants HTTP/1.1\r\n${headers}\r\n\r\n${body}`;
+}
+
 describe('listen and stopServer', () => {
   it('listens on the real port when 0 is asked, and reports a URL', async () => {
     const server = createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] });
@@ -82,6 +116,42 @@ describe('listen and stopServer', () => {
     expectDocumentedAnswer(answer, { method: 'POST', path: '/plants' });
     await stopping;
     expect(stopped).toBe(true);
+  });
+
+  it('answers a request sent on a kept-alive connection just as it stops, with Connection: close', async () => {
+    const store = new MemoryStore();
+    const server = createPlantServer({ store, tokens: [TOKEN] });
+    const { port } = await listen(server, 0, '127.0.0.1');
+    const socket = await openSocket(port);
+    socket.on('error', () => undefined);
+    const next = answers(socket);
+    socket.write(postPlant(1));
+    expect(await next()).toMatch(/^HTTP\/1\.1 200 .*\r\nconnection: keep-alive\r\n/is);
+    // Sent (it is in the server's socket, unread) as the server begins to stop, in the same turn:
+    // an import's next request on a connection whose answer just came.
+    socket.write(postPlant(2));
+    const stopping = stopServer(server);
+    const answer = await next();
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    await stopping;
+    expect(await store.get(2n)).toEqual({ id: 2n, name: 'plant 2' });
+  });
+
+  it('answers the first request of a connection made just before it stops', async () => {
+    const store = new MemoryStore();
+    const server = createPlantServer({ store, tokens: [TOKEN] });
+    const { port } = await listen(server, 0, '127.0.0.1');
+    const accepted = new Promise((resolve) => server.once('connection', resolve));
+    const socket = await openSocket(port);
+    socket.on('error', () => undefined);
+    await accepted;
+    const next = answers(socket);
+    socket.write(postPlant(3));
+    const stopping = stopServer(server);
+    expect(await next()).toMatch(/^HTTP\/1\.1 200 .*\r\nconnection: close\r\n/is);
+    await stopping;
+    expect(await store.get(3n)).toEqual({ id: 3n, name: 'plant 3' });
   });
 
   it('cuts connections still open after the grace period', async () => {

@@ -15,7 +15,6 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const style = io.stderrStyle;
   const { counts } = result;
   const seconds = result.elapsedMs / 1000;
-  const rate = Math.round(counts.read / Math.max(seconds, 0.001));
   const lines: string[] = [];
   const { unit } = result.summary;
   const rows = (n: number) => `${count(n)} ${unit}${n === 1 ? '' : 's'}`;
@@ -23,18 +22,12 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, ...skipped, `${count(counts.failed)} invalid`] : outcomeParts(result);
   if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
-  // Where every row read was left unsent, nothing was imported (or deleted): the line says so.
-  const noneSent = !result.dryRun && counts.read > 0 && counts.notSent === counts.read;
-  // Rows read and every one failed, skipped or left unsent: none imported, which `Imported 3 rows`
-  // would hide. A row sent and not answered may have been.
-  const noneDone = !result.dryRun && counts.read > 0 && counts.done + counts.updated + counts.unchanged + counts.unknown === 0;
-  const remote = /^https?:\/\//.test(result.target);
-  const verb = result.dryRun ? 'Checked' : noneSent ? `${remote ? 'Sent' : 'Wrote'} none of` : noneDone ? (result.summary.noneDone ?? result.summary.verb) : result.summary.verb;
-  // A dry run changes nothing: it checks rows "for" the store or service.
-  const preposition = result.dryRun ? 'for' : noneSent ? 'to' : result.summary.preposition;
-  // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
-  const source = result.summary.namesInput === true ? ` from ${printable(result.input === '-' ? 'standard input' : result.input, Infinity)}` : '';
-  lines.push(`${style.bold(verb)} ${rows(counts.read)}${source} ${preposition} ${printable(result.target, Infinity)} in ${seconds.toFixed(1)}s (${count(rate)} ${unit}s/s): ${parts.join(', ')}`);
+  // The rows taken up: every row read but those left unsent (work stopped: a refused token, the
+  // service gone, a second signal). The rate is theirs: rows read and never sent were read fast.
+  const taken = counts.read - counts.notSent;
+  const rate = taken > 0 ? ` (${count(Math.round(taken / Math.max(seconds, 0.001)))} ${unit}s/s)` : '';
+  const lead = leadingWords(result, taken, rows, (text) => style.bold(text));
+  lines.push(`${lead} in ${seconds.toFixed(1)}s${rate}: ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
     lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
@@ -55,6 +48,30 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
     if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The summary's first words: `Imported 3 rows into …`. Where rows were left unsent (a refused
+ * token, the service gone, a second signal), how many of those read were taken up: `Sent 2 of 10
+ * rows to …`, `Wrote none of 10 rows to …`. Where none taken up was done (each failed or skipped),
+ * the kind's words for that (`Imported none of 3 rows`), which `Imported 3 rows` would hide; a row
+ * sent and not answered may have been done.
+ */
+function leadingWords(result: BulkResult, taken: number, rows: (n: number) => string, bold: (text: string) => string): string {
+  const { counts, summary } = result;
+  const input = result.input === '-' ? 'standard input' : result.input;
+  // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
+  const source = summary.namesInput === true ? ` from ${printable(input, Infinity)}` : '';
+  const target = printable(result.target, Infinity);
+  const ofRead = counts.notSent > 0 ? `${taken === 0 ? 'none' : count(taken)} of ` : '';
+  const read = `${rows(counts.read)}${source}`;
+  // A dry run changes nothing: it checks rows "for" the store or service.
+  if (result.dryRun) return `${bold('Checked')} ${ofRead}${read} for ${target}`;
+  const noneDone = counts.done + counts.updated + counts.unchanged + counts.unknown === 0;
+  if (taken > 0 && noneDone && summary.noneDone !== undefined) return `${bold(summary.noneDone)} ${read} ${summary.preposition} ${target}`;
+  const sent = /^https?:\/\//.test(result.target) ? 'Sent' : 'Wrote';
+  if (ofRead !== '') return `${bold(sent)} ${ofRead}${read} to ${target}`;
+  return `${bold(summary.verb)} ${read} ${summary.preposition} ${target}`;
 }
 
 /**
@@ -112,7 +129,7 @@ export function toJson(result: BulkResult): unknown {
   };
 }
 
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 130/143: interrupted. */
+/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: a signal. */
 export function exitCode(result: BulkResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
   if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);

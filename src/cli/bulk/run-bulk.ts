@@ -11,6 +11,7 @@ import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
 import { journalPathOf } from '../../store/journal.js';
 import type { Context } from '../context.js';
+import type { StopSignal } from '../exit-codes.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
 import { rejectsForm, type Rejected } from './rejects.js';
@@ -61,7 +62,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // no write begun and no request sent any more, those in flight abandoned (only a write under
   // way is finished: one cut short would leave a torn tail); the summary and the lock as after the
   // first. A third kills the process.
-  let interrupted: string | undefined;
+  let interrupted: StopSignal | undefined;
   const abandon = new AbortController();
   // The client listens for it (through a proxy, each request in flight: undici's signal), and each
   // wait to send a request again: at most --concurrency at once and one more, which may be above
@@ -139,12 +140,17 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       }
     }
   } catch (caught) {
-    if (!(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
-    const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
-    // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
-    // account of the rows already done.
-    if (tally.counts.read === 0) throw error;
-    tally.stop(error);
+    // Stopped at a second signal as the store was opened (its read waited for the lock): before
+    // any row was taken, as the account says, which is all there is to say.
+    const stoppedOpening = caught instanceof PlantsError && caught.code === 'interrupted' && abandon.signal.aborted;
+    if (!stoppedOpening && !(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
+    if (!stoppedOpening) {
+      const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
+      // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
+      // account of the rows already done.
+      if (tally.counts.read === 0) throw error;
+      tally.stop(error);
+    }
   } finally {
     stopListening();
     progress?.stop();

@@ -7,6 +7,7 @@ import type { Row, ValidRow } from '../../import/row.js';
 import type { BatchWork } from '../../import/store-batches.js';
 import type { RequestWork } from '../../import/service-workers.js';
 import type { OutputOptions } from '../command-spec.js';
+import type { StopSignal } from '../exit-codes.js';
 import type { Target } from '../target-flags.js';
 import type { Rejected, RejectsFormat } from './rejects.js';
 
@@ -83,8 +84,8 @@ export interface BulkResult {
   counts: Counts;
   failures: RowFailure[];
   stoppedBy?: PlantsError;
-  /** SIGINT or SIGTERM: the work stopped reading there; every row it read is in the counts. */
-  interrupted?: string;
+  /** SIGINT, SIGTERM or SIGHUP: the work stopped reading there; every row it read is in the counts. */
+  interrupted?: StopSignal;
   elapsedMs: number;
   rejects?: string;
   /** Rows written to --rejects: every row not done, but those over the size limit. */

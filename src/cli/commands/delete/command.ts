@@ -28,7 +28,7 @@ export const command = declareCommand({
     usage: 'a bad id, or an unreadable input',
     auth: true,
     unavailable: 'the service or store could not be used',
-    interrupted: 'with --from: interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary',
+    interrupted: 'with --from: interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary',
   },
   options: ({ flags, args, given }): DeleteOptions => {
     const id = idArgument('delete', { argument: args.id, flag: flags.id });

@@ -33,7 +33,7 @@ export const command = declareCommand({
     usage: 'the input is unreadable, or a usage error',
     auth: true,
     unavailable: 'the service or store could not be used (the summary says what was created)',
-    interrupted: 'interrupted by Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
+    interrupted: 'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
   },
   options: ({ flags, args }): ImportOptions => {
     const { onConflict } = flags;

@@ -6,7 +6,7 @@ export const command = declareCommand({
   name: 'serve',
   summary: 'run the Plant Store service (POST /plants, and the GET and DELETE extensions) on a JSON file or PostgreSQL',
   description:
-    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT or SIGTERM: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight (each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
+    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT, SIGTERM or SIGHUP: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight (each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
     'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL: a URL on the command line is visible to other users of the machine.',
   flags: {
     host: { kind: 'string', value: '<host>', description: 'address to listen on', default: '127.0.0.1' },
@@ -35,7 +35,7 @@ export const command = declareCommand({
     logFormat: { kind: 'string', value: '<format>', description: 'text or json: one JSON object a line on stderr', default: 'text', choices: ['text', 'json'] },
     adminPort: { kind: 'string', value: '<port>', description: 'serve /livez, /readyz, /metrics and /openapi.json on this port, without a token; off when unset', defaultFrom: '$PLANTS_ADMIN_PORT' },
     adminHost: { kind: 'string', value: '<host>', description: 'address of the admin port', defaultFrom: '$PLANTS_ADMIN_HOST, else 127.0.0.1' },
-    shutdownDelay: { kind: 'string', value: '<seconds>', description: 'on SIGTERM or SIGINT, answer /readyz 503 at once but keep serving this long before stopping', default: '0' },
+    shutdownDelay: { kind: 'string', value: '<seconds>', description: 'on SIGTERM, SIGINT or SIGHUP, answer /readyz 503 at once but keep serving this long before stopping', default: '0' },
   },
   examples: [
     'plants serve',
@@ -44,7 +44,7 @@ export const command = declareCommand({
     'plants serve --admin-port 9090 --log-format json --shutdown-delay 5',
   ],
   exitCodes: {
-    ok: 'stopped by SIGINT or SIGTERM, every request in flight finished',
+    ok: 'stopped by SIGINT, SIGTERM or SIGHUP, every request in flight finished',
     usage: 'a usage error, or an address it cannot listen on',
     unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
   },

@@ -1,8 +1,9 @@
 import type { IOStreams } from '../../context.js';
+import type { StopSignal } from '../../exit-codes.js';
 import { writeJsonDocument } from '../../json-output.js';
 
 export interface ServeResult {
-  stoppedBy: string;
+  stoppedBy: StopSignal;
 }
 
 export function renderHuman(): void {}

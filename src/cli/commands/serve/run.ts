@@ -11,6 +11,7 @@ import { loopbackUrls, recordServe, serveRecordsPath } from '../../config/serve-
 import { keepServerToken } from '../../config/server-token.js';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
+import type { StopSignal } from '../../exit-codes.js';
 import { isDatabaseUrl } from './database-url.js';
 import { messageLine, type LogFormat, type LogLevel } from '../../../server/log-line.js';
 import { adminAddress, prepareAdmin, type AdminOptions } from './admin.js';
@@ -89,7 +90,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   }
   // Listened for before the base URL is printed: a script that reads it and stops the server at
   // once must find it stopping cleanly, not killed by the signal's default action.
-  const stopSignal = new Promise<string>((resolve) => ctx.onStopSignal(resolve));
+  const stopSignal = new Promise<StopSignal>((resolve) => ctx.onStopSignal(resolve));
   // Recorded before the base URL is printed: a script that reads it and runs plants login finds it.
   const forget = kept === undefined ? undefined : recordWhereServed(ctx, address);
   // The one line a script reads: the base URL, with the real port.
