@@ -29,6 +29,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   invalid_parameter: EXIT.usage,
   method_not_allowed: EXIT.usage,
   headers_too_large: EXIT.usage,
+  http_version_not_supported: EXIT.usage,
   not_logged_in: EXIT.auth,
   auth_refused: EXIT.auth,
   unauthorized: EXIT.auth,

@@ -20,6 +20,7 @@ export const ERROR_NUMBERS = {
   outcome_unknown: 1013,
   invalid_parameter: 1014,
   precondition_failed: 1015,
+  http_version_not_supported: 1016,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,

@@ -25,7 +25,7 @@ function local<T>(ref: string): T {
   return ref.replace(/^#\//, '').split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], adminDocument) as T;
 }
 
-const NAMED: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 500: 'InternalError' };
+const NAMED: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 500: 'InternalError', 505: 'HttpVersionNotSupported' };
 
 interface AdminAnswer {
   status: number;
@@ -212,6 +212,17 @@ describe('the admin listener against hostile clients, as the service\'s', () => 
     const tunnel = await rawExchange(admin.port, 'CONNECT example.com:443 HTTP/1.1\r\n\r\n');
     expect(tunnel).toMatch(/^HTTP\/1\.1 404 /);
     expect(tunnel).toContain(`{"error":${ERROR_NUMBERS.not_found},`);
+  });
+
+  it('answers a request line of HTTP/2.0 or 0.9 with 505 and an Error body, and serves HTTP/1.0', async () => {
+    for (const version of ['HTTP/2.0', 'HTTP/0.9']) {
+      const refused = await rawExchange(admin.port, `GET /livez ${version}\r\nHost: x\r\n\r\n`);
+      expect(refused).toMatch(/^HTTP\/1\.1 505 /);
+      expect(refused).toContain(`{"error":${ERROR_NUMBERS.http_version_not_supported},`);
+      const body = refused.slice(refused.indexOf('\r\n\r\n') + 4);
+      expectDocumented({ status: 505, headers: { 'content-type': 'application/json' }, body }, '/livez');
+    }
+    expect(await rawExchange(admin.port, 'GET /livez HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"live"\}$/);
   });
 
   it('answers 408 to a client whose headers never finish, and to a body that trickles in', async () => {
