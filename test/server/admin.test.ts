@@ -11,6 +11,7 @@ import { ServiceMetrics } from '../../src/server/metrics.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { storeWith } from '../helpers/stores.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { schemaProblems } from './support/openapi.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
 
@@ -128,7 +129,7 @@ describe('the admin listener', () => {
     expect(JSON.parse(answer.body)).toEqual(JSON.parse(serviceDocumentText));
   });
 
-  it('answers /readyz 503 while the store is out, and 200 once a write succeeds again', async () => {
+  it('answers /readyz 503 while the store is out, and 200 once a write succeeds and nothing is refused for a second', async () => {
     failing = true;
     expect((await service.send({ body: '{"id": 1, "name": "Fern"}' })).status).toBe(503);
     expect((await service.send({ body: '{"id": 2, "name": "Fern"}' })).status).toBe(503);
@@ -141,7 +142,7 @@ describe('the admin listener', () => {
     expect(scrape).toContain('plants_store_refused_requests_total 2');
     failing = false;
     expect((await service.send({ body: '{"id": 3, "name": "Fern"}' })).status).toBe(200);
-    expect((await admin.get('/readyz')).status).toBe(200);
+    await waitFor('/readyz 200', async () => (await admin.get('/readyz')).status === 200);
     expect((await admin.get('/metrics')).body).toContain('plants_store_outage 0');
   });
 
