@@ -16,7 +16,7 @@ export const EXIT_MEANINGS: Record<ExitName, { shown: string; meaning: string }>
   unavailable: {
     shown: '4',
     meaning:
-      'the store could not be used: service unreachable, timed out or outside the contract, or the local store unreadable, not a plants store, or locked; or a file of plants\' own (the config file, the server\'s token file) could not be written',
+      'the store could not be used: service unreachable, timed out or outside the contract, or the local store unreadable, not a plants store, or locked; or a file of plants\' own (the config file, the server\'s token file) could not be written; or no file could be opened: the limit of open files (ulimit -n)',
   },
   internal: { shown: '70', meaning: 'internal error (a bug: run with PLANTS_DEBUG=1 and report it)' },
   interrupted: { shown: '130, 143', meaning: 'interrupted by Ctrl-C (SIGINT) or SIGTERM, after its summary' },

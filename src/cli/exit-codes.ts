@@ -43,6 +43,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   unavailable: EXIT.unavailable,
   request_timeout: EXIT.unavailable,
   outcome_unknown: EXIT.unavailable,
+  local_limit: EXIT.unavailable,
   internal: EXIT.internal,
   // A row's failure only: a command that was interrupted exits as exitCodeForSignal says.
   interrupted: exitCodeForSignal('SIGINT'),

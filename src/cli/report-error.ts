@@ -1,5 +1,6 @@
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { printableMessage } from '../core/printable.js';
+import { ioReason, isOutOfDescriptors } from '../fs/io-reason.js';
 import type { Env, IOStreams } from './context.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -38,6 +39,9 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
 }
 
 function internal(caught: unknown): PlantsError {
+  // No descriptor for a file (a module loaded on demand, a config file): a limit of this process or
+  // machine, which no code of ours chose; never exit 70.
+  if (isOutOfDescriptors(caught)) return new PlantsError('local_limit', `${ioReason(caught)}: raise the limit of open files (ulimit -n) and run it again`, { cause: caught });
   const message = caught instanceof Error ? caught.message : String(caught);
   return new PlantsError('internal', `internal error: ${message}`, {
     hint: 'this is a bug in plants; run again with PLANTS_DEBUG=1 for details, and please report it',

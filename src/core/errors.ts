@@ -36,6 +36,7 @@ export const ERROR_NUMBERS = {
   // 2012 (not_sent) is retired: it was documented but never reported (a row not sent is a count).
   config_io: 2013,
   interrupted: 2014,
+  local_limit: 2016,
   internal: 2099,
 } as const;
 

@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
 import { rejectsForm, type Rejected } from './rejects.js';
-import { startProgress } from './progress.js';
+import { startProgress, type Progress } from './progress.js';
 import { toJson } from './render.js';
 import type { BulkKind, BulkOptions, BulkResult } from './types.js';
 
@@ -44,7 +44,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // Opened in the try below, so that one that cannot be opened closes those opened before it.
   let rejects: OutputFile | undefined;
   let report: OutputFile | undefined;
-  let progress: { stop(): void } | undefined;
+  let progress: Progress | undefined;
   let rejectsWritten = 0;
   const rejectsAs = options.rejects === undefined ? undefined : rejectsForm(kind.rejectsFormat(options.rejects));
   const writeReject = (row: Row<T>) => {
@@ -101,6 +101,18 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     progress = await startProgress(ctx.io, tally.counts, consumed, input.size, ctx.now);
     const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
+    // A process with fewer descriptors than --concurrency asks for goes on with the connections it
+    // could open: every request it could not send waits for one of them (http-client.ts).
+    const clientOptions = {
+      connections: options.concurrency,
+      retry: IMPORT_RETRY,
+      stop: abandon.signal,
+      onFewerConnections: (connections: number) => {
+        const line = `plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`;
+        if (progress === undefined) ctx.io.stderr.write(`${line}\n`);
+        else progress.say(line);
+      },
+    };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) {
       // All that can be checked without writing: the store is one (read, not changed), a token
@@ -114,7 +126,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
           await store.close();
         }
       } else {
-        const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
+        const { client } = await serviceClient(settings, ctx, clientOptions);
         try {
           await applyThroughService(rows, kind.check.onService(client), tally, checking, options.concurrency);
         } finally {
@@ -131,7 +143,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
         await store.close();
       }
     } else {
-      const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
+      const { client } = await serviceClient(settings, ctx, clientOptions);
       try {
         await applyThroughService(rows, kind.onService(client), tally, bulkSettings, options.concurrency);
       } finally {
