@@ -34,7 +34,7 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
     if (error.hint !== undefined) lines.push(style.dim(`hint: ${safe(error.hint)}`));
     io.stderr.write(`${lines.join('\n')}\n`);
   }
-  if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
+  if (!isPlantsError(caught) && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
   return exitCodeFor(error.code);
 }
 

@@ -103,16 +103,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A process with fewer descriptors than --concurrency asks for goes on with the connections it
     // could open: every request it could not send waits for one of them (http-client.ts).
-    const clientOptions = {
-      connections: options.concurrency,
-      retry: IMPORT_RETRY,
-      stop: abandon.signal,
-      onFewerConnections: (connections: number) => {
-        const line = `plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`;
-        if (progress === undefined) ctx.io.stderr.write(`${line}\n`);
-        else progress.say(line);
-      },
-    };
+    const tell = (line: string) => (progress === undefined ? void ctx.io.stderr.write(`${line}\n`) : progress.say(line));
+    const onFewerConnections = (connections: number) => tell(`plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`);
+    const clientOptions = { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal, onFewerConnections };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) {
       // All that can be checked without writing: the store is one (read, not changed), a token
