@@ -1,7 +1,7 @@
 /** What the log says of an outage, as it starts and as it ends. */
 export interface OutageWords {
-  /** The line as the outage starts. */
-  started: string;
+  /** The line as the outage starts, for the refusal that starts it (`cause`: what the caller said of it). */
+  started(cause: string): string;
   /** The line as it ends (`why`: what ended it), with how many were refused meanwhile. */
   ended(why: string, refused: number): string;
   /** Why it ends when what it depends on works again. */
@@ -34,8 +34,8 @@ export class Outage {
     return this.current !== undefined;
   }
 
-  /** A refusal; true if it starts the outage (said before this returns). */
-  refused(): boolean {
+  /** A refusal; true if it starts the outage (said before this returns, with `cause`). */
+  refused(cause = ''): boolean {
     const now = Date.now();
     if (this.current !== undefined) {
       this.current.refused += 1;
@@ -45,7 +45,7 @@ export class Outage {
       return false;
     }
     this.current = { refused: 1, lastRefusal: now };
-    this.say(this.words.started);
+    this.say(this.words.started(cause));
     return true;
   }
 
