@@ -114,13 +114,15 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
   return {
     async request(method, path, body, extra) {
       const until = Date.now() + timeout;
-      for (let tries = 1; ; tries += 1) {
+      let stale = 0;
+      for (;;) {
         try {
           return await exchange(method, path, body, extra, until - Date.now());
         } catch (error) {
           if (isOutOfDescriptors(error) && stop?.aborted !== true && Date.now() < until && fewerSockets()) continue;
           if (!(error instanceof StaleConnection)) throw error;
-          if (method !== 'GET' || tries > sockets || Date.now() >= until) throw error.cause;
+          stale += 1;
+          if (method !== 'GET' || stale > sockets || Date.now() >= until) throw error.cause;
         }
       }
     },
