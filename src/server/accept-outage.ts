@@ -22,8 +22,6 @@ export class AcceptOutage {
   private readonly outage: Outage;
   /** The watched listener's, once it is watched. */
   private cap: ConnectionCap = { connections: 0 };
-  /** Connections refused since the server started. */
-  refusedTotal = 0;
 
   constructor(say: (line: string) => void) {
     const connections = (count: number) => `${thousands(count)} ${count === 1 ? 'connection was' : 'connections were'}`;
@@ -47,9 +45,9 @@ export class AcceptOutage {
   watch(server: Server, cap: ConnectionCap): void {
     this.cap = cap;
     const full = cap.openFiles === undefined ? 'the most it takes' : `the most the limit of open files (ulimit -n ${cap.openFiles}) leaves room for`;
-    server.on('drop', () => this.refused(`${thousands(cap.connections)} open, ${full}`));
+    server.on('drop', () => this.outage.refused(`${thousands(cap.connections)} open, ${full}`));
     server.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.syscall === 'accept' && isOutOfDescriptors(error)) this.refused(ioReason(error));
+      if (error.syscall === 'accept' && isOutOfDescriptors(error)) this.outage.refused(ioReason(error));
     });
     // A connection taken, or one gone that leaves room: the outage ends if none is refused for a while.
     server.on('connection', (socket: Socket) => {
@@ -61,10 +59,5 @@ export class AcceptOutage {
   /** The server stops: an outage still on is accounted for. */
   stopped(): void {
     this.outage.stopped();
-  }
-
-  private refused(cause: string): void {
-    this.refusedTotal += 1;
-    this.outage.refused(cause);
   }
 }

@@ -17,8 +17,7 @@ export const QUIET_MS = 1_000;
  * line per refusal. It ends once something worked and nothing was refused for QUIET_MS: a full disk
  * still takes a small write now and then (the room left in a file's last block), and a process at
  * its open-file limit accepts a connection each time one closes; neither is a recovery, and each
- * would otherwise log the pair again (8 times in 2 s, on a full disk). While it is on, /readyz
- * answers 503.
+ * would otherwise log the pair again. While it is on, /readyz answers 503.
  */
 export class Outage {
   /** Since the first refusal: how many, when the last was, and the end waiting for the quiet. */
@@ -27,33 +26,31 @@ export class Outage {
   constructor(
     private readonly say: (line: string) => void,
     private readonly words: OutageWords,
-    private readonly quietMs = QUIET_MS,
   ) {}
 
   get isOut(): boolean {
     return this.current !== undefined;
   }
 
-  /** A refusal; true if it starts the outage (said before this returns, with `cause`). */
-  refused(cause = ''): boolean {
+  /** A refusal: the first starts the outage, said with `cause`. */
+  refused(cause = ''): void {
     const now = Date.now();
-    if (this.current !== undefined) {
-      this.current.refused += 1;
-      this.current.lastRefusal = now;
-      clearTimeout(this.current.ending);
-      delete this.current.ending;
-      return false;
+    if (this.current === undefined) {
+      this.current = { refused: 1, lastRefusal: now };
+      this.say(this.words.started(cause));
+      return;
     }
-    this.current = { refused: 1, lastRefusal: now };
-    this.say(this.words.started(cause));
-    return true;
+    this.current.refused += 1;
+    this.current.lastRefusal = now;
+    clearTimeout(this.current.ending);
+    delete this.current.ending;
   }
 
   /** What it depends on worked: the outage ends once nothing is refused for the quiet period after the last refusal. */
   worked(): void {
     const current = this.current;
     if (current === undefined || current.ending !== undefined) return;
-    const wait = current.lastRefusal + this.quietMs - Date.now();
+    const wait = current.lastRefusal + QUIET_MS - Date.now();
     if (wait <= 0) this.end(this.words.recovered);
     else current.ending = setTimeout(() => this.end(this.words.recovered), wait).unref();
   }

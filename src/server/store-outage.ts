@@ -30,9 +30,8 @@ export class StoreOutage {
   constructor(
     private readonly report: (error: unknown, requestId?: string) => void,
     say: (line: string) => void,
-    quietMs?: number,
   ) {
-    this.outage = new Outage(say, STORE_WORDS, quietMs);
+    this.outage = new Outage(say, STORE_WORDS);
   }
 
   /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing so. */
