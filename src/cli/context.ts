@@ -98,6 +98,11 @@ export interface Context {
    */
   processState(pid: number, title: string): ProcessState;
   /**
+   * This process's limit of open files (the soft one, which the kernel enforces: ulimit -n) and how
+   * many it has open now, where the system tells both (Linux, macOS); undefined elsewhere.
+   */
+  openFiles(): { limit: number; open: number } | undefined;
+  /**
    * Calls `listener` with the name of the first SIGINT, SIGTERM or SIGHUP from now on, which then
    * no longer kills the process: a second one does (plants serve), or, given `again`, is handed to
    * it and a third one does (plants import). A signal that comes again within a few milliseconds is

@@ -38,6 +38,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   invalid_parameter: EXIT.usage,
   method_not_allowed: EXIT.usage,
   headers_too_large: EXIT.usage,
+  http_version_not_supported: EXIT.usage,
   not_logged_in: EXIT.auth,
   auth_refused: EXIT.auth,
   unauthorized: EXIT.auth,
@@ -52,6 +53,7 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   request_timeout: EXIT.unavailable,
   outcome_unknown: EXIT.unavailable,
   output_io: EXIT.unavailable,
+  local_limit: EXIT.unavailable,
   internal: EXIT.internal,
   // A row's failure only: a command that was interrupted exits as exitCodeForSignal says.
   interrupted: STOP_SIGNALS.SIGINT,

@@ -65,6 +65,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
+    openFiles,
     onStopSignal(listener, again) {
       let signals = 0;
       let last = 0;
@@ -101,6 +102,25 @@ function nodeRun(): NodeRun {
   const { execve } = process as { execve?: (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never };
   if (typeof execve !== 'function') return { execArgv: process.execArgv };
   return { execArgv: process.execArgv, runAgain: (flags) => execve.call(process, process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], process.env) };
+}
+
+/** Context.openFiles, for this process. */
+function openFiles(): { limit: number; open: number } | undefined {
+  // Node's diagnostic report has the limits of the process (getrlimit), where the system has them.
+  const report = process.report?.getReport() as { userLimits?: { open_files?: { soft?: unknown } } } | undefined;
+  const limit = report?.userLimits?.open_files?.soft;
+  if (typeof limit !== 'number') return undefined;
+  for (const directory of ['/proc/self/fd', '/dev/fd']) {
+    try {
+      // Less the descriptor that reads the directory, which it lists.
+      return { limit, open: NODE_FS.readdirSync(directory).length - 1 };
+    } catch (error) {
+      // No descriptor even to read it: every one is open. Else, not this system's directory.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EMFILE' || code === 'ENFILE') return { limit, open: limit };
+    }
+  }
+  return undefined;
 }
 
 /** Context.processState, for this machine's processes. */

@@ -1,5 +1,6 @@
 import { isPlantsError, PlantsError } from '../core/errors.js';
 import { printableMessage } from '../core/printable.js';
+import { ioReason, isOutOfDescriptors } from '../fs/io-reason.js';
 import type { Env, IOStreams } from './context.js';
 import { exitCodeFor } from './exit-codes.js';
 
@@ -33,11 +34,14 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
     if (error.hint !== undefined) lines.push(style.dim(`hint: ${safe(error.hint)}`));
     io.stderr.write(`${lines.join('\n')}\n`);
   }
-  if (error.code === 'internal' && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
+  if (!isPlantsError(caught) && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
   return exitCodeFor(error.code);
 }
 
 function internal(caught: unknown): PlantsError {
+  // No descriptor for a file (a module loaded on demand, a config file): a limit of this process or
+  // machine, which no code of ours chose; never exit 70.
+  if (isOutOfDescriptors(caught)) return new PlantsError('local_limit', `${ioReason(caught)}: raise the limit of open files (ulimit -n) and run it again`, { cause: caught });
   const message = caught instanceof Error ? caught.message : String(caught);
   return new PlantsError('internal', `internal error: ${message}`, {
     hint: 'this is a bug in plants; run again with PLANTS_DEBUG=1 for details, and please report it',

@@ -39,7 +39,7 @@ function isDirectory(ctx: Pick<Context, 'fs'>, path: string): boolean {
 export async function serviceClient(
   settings: Settings,
   ctx: Context,
-  bulk: Pick<PlantsClientOptions, 'connections' | 'retry' | 'stop'> = {},
+  bulk: Pick<PlantsClientOptions, 'connections' | 'retry' | 'stop' | 'onFewerConnections'> = {},
 ): Promise<{ client: PlantsClient; baseUrl: string }> {
   // A bad base URL or timeout (a usage error) is reported before a missing token.
   const baseUrl = settings.require('base-url');

@@ -3,6 +3,7 @@ import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
+import { ioReason } from '../fs/io-reason.js';
 import { checkNewPlant } from '../core/new-plant.js';
 import type { NewPlant, Plant } from '../core/schemas.js';
 import { errorBody, plantBody } from './answer-bodies.js';
@@ -196,8 +197,9 @@ export function unansweredMeaning(method: Method): string {
 /**
  * A transport failure as a PlantsError: `effect: 'none'` where the request cannot have reached the
  * service (no connection was made), else `unknown`: sent, and `unanswered` says what that means.
+ * `connections`: how many the client opens at once (--concurrency).
  */
-export function transportError(error: unknown, url: string, timeoutSeconds: number, unanswered: string): PlantsError {
+export function transportError(error: unknown, url: string, timeoutSeconds: number, unanswered: string, connections = 1): PlantsError {
   // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: as if it was sent.
   const code = (error as Error).name === 'AbortError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
   const maybeCreated = unanswered;
@@ -214,6 +216,10 @@ export function transportError(error: unknown, url: string, timeoutSeconds: numb
         hint: 'is the service running, at that base URL? plants config get base-url shows it, plants config set base-url URL changes it',
         cause: error,
       });
+    case 'EMFILE':
+    case 'ENFILE':
+      // No socket could be made: nothing was sent. The limit is this machine's, not the service's.
+      return new PlantsError('local_limit', `${ioReason(error)}: could not open a connection to ${url}; ${connections > 1 ? 'lower --concurrency or raise ulimit -n' : 'raise ulimit -n'}`, { cause: error });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new PlantsError('unreachable', `could not connect to ${url}: unknown host`, { cause: error });

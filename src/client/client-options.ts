@@ -11,6 +11,11 @@ export interface PlantsClientOptions {
   userAgent: string;
   /** Keep-alive connections to the service (bulk imports use many). Default 1. */
   connections?: number;
+  /**
+   * Told when this process had no descriptor left for another connection (ulimit -n): the pool
+   * goes on with the `connections` it has open (node:http; through a proxy, the request fails).
+   */
+  onFewerConnections?: (connections: number) => void;
   /** Default: no retry. */
   retry?: RetryPolicy;
   /** Where each request and answer is written as it goes (PLANTS_DEBUG=api): a debugging trace. */

@@ -1,4 +1,5 @@
 import type { Agent as HttpAgent, ClientRequest, request as httpRequest } from 'node:http';
+import { isOutOfDescriptors } from '../fs/io-reason.js';
 import { readAnswerBody } from './answer.js';
 import type { PlantsClientOptions } from './client-options.js';
 import { requestHeaders, timeoutMs, type Method, type RawAnswer, type Transport } from './transport.js';
@@ -98,15 +99,30 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
   // try that meets another such connection takes it out of the pool, so there is at most one try
   // more than sockets. Any other method fails as before: its outcome is unknown.
   const sockets = options.connections ?? 1;
+  // No descriptor for another socket (ulimit -n): the request was not sent, whatever its method.
+  // It waits for one of the connections open, which become the most the pool opens; with none
+  // open, it fails (answer.ts: local_limit).
+  const fewerSockets = (): boolean => {
+    const open = openSockets(agent);
+    if (open === 0) return false;
+    if (open < agent.maxSockets) {
+      agent.maxSockets = open;
+      options.onFewerConnections?.(open);
+    }
+    return true;
+  };
   return {
     async request(method, path, body, extra) {
       const until = Date.now() + timeout;
-      for (let tries = 1; ; tries += 1) {
+      let stale = 0;
+      for (;;) {
         try {
           return await exchange(method, path, body, extra, until - Date.now());
         } catch (error) {
+          if (isOutOfDescriptors(error) && stop?.aborted !== true && Date.now() < until && fewerSockets()) continue;
           if (!(error instanceof StaleConnection)) throw error;
-          if (method !== 'GET' || tries > sockets || Date.now() >= until) throw error.cause;
+          stale += 1;
+          if (method !== 'GET' || stale > sockets || Date.now() >= until) throw error.cause;
         }
       }
     },
@@ -115,6 +131,12 @@ export async function createHttpTransport(options: PlantsClientOptions): Promise
       agent.destroy();
     },
   };
+}
+
+/** The agent's sockets that hold a descriptor: connected, or connecting. */
+function openSockets(agent: HttpAgent): number {
+  const all = [...Object.values(agent.sockets), ...Object.values(agent.freeSockets)].flat();
+  return all.filter((socket) => socket !== undefined && !socket.destroyed).length;
 }
 
 /** A request reset on a reused socket before any answer: `cause` is what node:http reported. */

@@ -40,7 +40,7 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
         if (stopped()) throw new PlantsError('interrupted', `stopped waiting for the answer of ${options.baseUrl}${path}; ${unanswered}`, { cause: error, effect: 'unknown' });
         const delay = retryDelayMs(retry, attempt, undefined);
         const givingUp = lastTry || !isRetryableError(error) || (!answered && Date.now() + delay - started > FIRST_CONNECTION_MS);
-        if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered);
+        if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered, options.connections);
         await sleep(delay, options.stop);
         continue;
       }

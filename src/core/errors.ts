@@ -20,6 +20,7 @@ export const ERROR_NUMBERS = {
   outcome_unknown: 1013,
   invalid_parameter: 1014,
   precondition_failed: 1015,
+  http_version_not_supported: 1016,
   // Failures the CLI finds on its side of the wire.
   usage: 2001,
   not_logged_in: 2002,
@@ -36,6 +37,7 @@ export const ERROR_NUMBERS = {
   config_io: 2013,
   interrupted: 2014,
   output_io: 2015,
+  local_limit: 2016,
   internal: 2099,
 } as const;
 

@@ -18,6 +18,7 @@ const WORDS: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files',
   EFBIG: 'file too large',
   EBADF: 'bad file descriptor',
+  ENFILE: 'too many open files in the system',
 };
 
 /** `no space left on device (ENOSPC)`, `EWHATEVER`, or the error's message. */
@@ -26,6 +27,12 @@ export function ioReason(error: unknown): string {
   if (code === undefined) return error instanceof Error ? error.message : String(error);
   const words = WORDS[code];
   return words === undefined ? code : `${words} (${code})`;
+}
+
+/** A descriptor could not be made: this process is at its limit of open files (ulimit -n), or the system at its own. */
+export function isOutOfDescriptors(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EMFILE' || code === 'ENFILE';
 }
 
 /** A failure that more room would cure: a full disk, or a quota used up. */

@@ -29,7 +29,8 @@ export function createRequestHandler<Context>(options: RequestHandlerOptions<Con
   /** Refuses a request on its headers; the body is skipped first so the connection can be reused. */
   async function refuseEarly(req: IncomingMessage, res: ServerResponse, answer: Failure): Promise<void> {
     const skipped = await readRequestBody(req, options.maxBodyBytes, false);
-    sendFailure(res, answer, { close: !skipped.complete || options.isStopping() });
+    // A client of another HTTP version cannot be told how to frame its next request on this connection.
+    sendFailure(res, answer, { close: !skipped.complete || options.isStopping() || answer.status === 505 });
   }
 
   /** `own`: this request's context, in place of the listener's. */
@@ -60,6 +61,13 @@ export function refusalOnHeaders<Context>(
   match: RouteMatch<Context> | undefined,
   isAuthorized?: (authorization: string | undefined) => boolean,
 ): Failure | undefined {
+  // HTTP/1.0 and 1.1 are served (RFC 9112). node:http also hands over HTTP/2.0 and 0.9 request
+  // lines, which no client of those versions sends in this syntax: refused as RFC 9110 §15.6.6 has
+  // it, before the token (the version says how to read everything after it). Other versions node
+  // cannot parse: raw-answers.ts answers them 400.
+  if (req.httpVersion !== '1.1' && req.httpVersion !== '1.0') {
+    return failure(505, 'http_version_not_supported', `HTTP/${req.httpVersion} is not supported: send HTTP/1.1 (or HTTP/1.0)`);
+  }
   if (isAuthorized !== undefined) {
     // Node keeps the first of two; a proxy in front may check the other. Which one counts is not
     // for us to guess.

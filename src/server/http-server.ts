@@ -55,5 +55,9 @@ export function createHardenedServer({ limits, refuseConnect, onRawAnswer }: Har
   // Answers node:http gives us no ServerResponse for: unparseable or too slow requests, CONNECT.
   server.on('clientError', onClientError(limits, (answer) => onRawAnswer?.(answer.status)));
   server.on('connect', onConnect(refuseConnect, (req, answer) => onRawAnswer?.(answer.status, req)));
+  // An accept that failed (EMFILE, where libuv could not close the connection quietly): node says
+  // so with 'error' and listens on, but with no listener the process would end. (A failure to
+  // listen goes to listen's own listener: lifecycle.ts.) AcceptOutage counts them.
+  server.on('error', () => undefined);
   return server;
 }

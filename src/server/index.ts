@@ -3,3 +3,4 @@ export { createPlantServer, DEFAULT_LIMITS, type PlantServerLimits, type PlantSe
 export { BatchingStore } from './batching-store.js';
 export { listen, stopServer, isStopping, type ListeningAddress, type StopOptions } from './lifecycle.js';
 export { StoreOutage, watchWrites } from './store-outage.js';
+export { AcceptOutage, type ConnectionCap } from './accept-outage.js';

@@ -1,16 +1,25 @@
 import type { PlantStore, PlantWriter } from '../core/store.js';
 import { failureFor } from './failures.js';
+import { Outage, type OutageWords } from './outage.js';
+
+const STORE_WORDS: OutageWords = {
+  started: () => 'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
+  recovered: 'the store takes writes again',
+  ended: (why, refused) => `plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`,
+};
 
 /**
  * What the log says of a store that cannot be used (a full disk, a lock held too long): the first
- * failure, once, and once a write succeeds again (or the server stops), how many requests were
- * refused with 503 meanwhile; not a line per refused request, which on a full disk was thousands a
- * second, also under --quiet. A failure of another cause during an outage (the lock, then the
- * disk) is reported as it comes. Failures that are not the store's (bugs, 500s) are each reported.
+ * failure, once, and once it takes writes again (see Outage: a write succeeded, and no request was
+ * refused for a second) or the server stops, how many requests were refused with 503 meanwhile;
+ * not a line per refused request, which on a full disk was thousands a second, also under --quiet.
+ * A failure of another cause during an outage (the lock, then the disk) is reported as it comes.
+ * Failures that are not the store's (bugs, 500s) are each reported.
  */
 export class StoreOutage {
-  /** Since the first refused request: how many, and the message of the failure last reported. Undefined while the store works. */
-  private outage: { refused: number; cause: string } | undefined;
+  private readonly outage: Outage;
+  /** The message of the failure last reported during the outage. */
+  private cause = '';
   /** Requests refused with 503 for the store's sake since the server started: the metrics' counter. */
   refusedTotal = 0;
 
@@ -20,8 +29,10 @@ export class StoreOutage {
    */
   constructor(
     private readonly report: (error: unknown, requestId?: string) => void,
-    private readonly say: (line: string) => void,
-  ) {}
+    say: (line: string) => void,
+  ) {
+    this.outage = new Outage(say, STORE_WORDS);
+  }
 
   /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing so. */
   failed(error: unknown, requestId?: string): void {
@@ -31,39 +42,25 @@ export class StoreOutage {
     }
     this.refusedTotal += 1;
     const cause = error instanceof Error ? error.message : String(error);
-    if (this.outage === undefined) {
-      this.outage = { refused: 1, cause };
-      this.report(error, requestId);
-      this.say('plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged');
-      return;
-    }
-    this.outage.refused += 1;
-    if (this.outage.cause !== cause) {
-      this.outage.cause = cause;
-      this.report(error, requestId);
-    }
+    // The failure first, then what the server does about it.
+    if (!this.outage.isOut || this.cause !== cause) this.report(error, requestId);
+    this.cause = cause;
+    this.outage.refused();
   }
 
-  /** Whether the store is out now: from its first refused request until a write succeeds (/readyz answers 503 meanwhile). */
+  /** Whether the store is out now: from its first refused request until it takes writes again (/readyz answers 503 meanwhile). */
   get isOut(): boolean {
-    return this.outage !== undefined;
+    return this.outage.isOut;
   }
 
-  /** A write that changed the store: the outage, if any, is over. */
+  /** A write that changed the store. */
   wrote(): void {
-    this.end('the store takes writes again');
+    this.outage.worked();
   }
 
   /** The server stops: an outage still on is accounted for. */
   stopped(): void {
-    this.end('stopping');
-  }
-
-  private end(why: string): void {
-    if (this.outage === undefined) return;
-    const { refused } = this.outage;
-    this.outage = undefined;
-    this.say(`plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`);
+    this.outage.stopped();
   }
 }
 

@@ -11,6 +11,7 @@ import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
 // A real file system that fills up while plants writes: every plant plants said it stored must be
@@ -210,21 +211,26 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     await again.body.text();
     expect(again.statusCode).toBe(200);
     acknowledged.push(-1n);
+    // The outage is over once a write went through and nothing was refused for a second.
+    await waitFor('the log to say the store takes writes again', () => server.log().includes('the store takes writes again'));
     await pool.close();
     await server.stop('SIGTERM');
     expect([...refusals.keys()]).toEqual(['503']);
-    // Under --quiet, a line as each outage starts (its error, then what the server does about it)
-    // and one as it ends, counting the requests refused meanwhile: not a line per refused request.
+    // Under --quiet, a line as the outage starts (its error, then what the server does about it)
+    // and one as it ends, counting the requests refused meanwhile: not a line per refused request,
+    // nor a pair each time a small write still fits in the journal's last block of a full disk.
     const log = server.log().split('\n');
-    // Each names the request that met it, as that request's answer and log line do.
+    // Each error names the request that met it, as that request's answer and log line do.
     const errors = log.filter((line) => / error: could not (write|append to) the store .*: no space left on device \(ENOSPC\) \(request-id=[\w-]+\)$/.test(line));
     const starts = log.filter((line) => line.endsWith(' plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged'));
     const ends = log.flatMap((line) => /plants serve: the store takes writes again; (\d+) requests? (?:was|were) refused with 503 meanwhile$/.exec(line)?.[1] ?? []);
-    expect(starts.length).toBeGreaterThan(0);
-    expect(errors.length).toBe(starts.length);
-    expect(ends.length).toBe(starts.length);
-    expect(ends.reduce((sum, refused) => sum + Number(refused), 0)).toBe(refusals.get('503'));
-    expect(log.filter((line) => line.includes(' error: ')).length).toBe(starts.length);
+    expect(starts).toHaveLength(1);
+    expect(ends).toEqual([String(refusals.get('503'))]);
+    // One error line, and one more only where the cause changed (an append, then a fold).
+    expect(errors.length).toBeGreaterThan(0);
+    expect(log.filter((line) => line.includes(' error: ')).length).toBe(errors.length);
+    const causes = errors.map((line) => line.replace(/^\S+ error: /, '').replace(/ \(request-id=[\w-]+\)$/, ''));
+    for (let i = 1; i < causes.length; i += 1) expect(causes[i]).not.toBe(causes[i - 1]);
     // Before, a line per refused request: more lines than 503s.
     expect(log.length).toBeLessThan((refusals.get('503') ?? 0) / 4);
     expect(acknowledged.length).toBeGreaterThan(0);

@@ -191,7 +191,8 @@ describe('plants serve --database --admin-port', () => {
       expect((await get(`${admin}/metrics`)).body).toMatch(/^plants_store_outage 1$/m);
       proxy.restore();
       await waitFor('a write once the database is back', async () => (await statusOf((id += 1))) === 200);
-      expect((await get(`${admin}/readyz`)).status).toBe(200);
+      // Ready once nothing has been refused for a second since (see src/server/outage.ts).
+      await waitFor('/readyz 200', async () => (await get(`${admin}/readyz`)).status === 200);
     } finally {
       await proxy.close();
     }

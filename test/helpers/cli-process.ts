@@ -44,6 +44,19 @@ export function startPlantsOn(node: string, args: string[], env: Record<string, 
   return child;
 }
 
+/**
+ * Starts the real bin/plants.cjs with at most `openFiles` descriptors (soft and hard: sh's ulimit
+ * sets both, and node raises a soft limit to the hard one at start).
+ */
+export function startPlantsLimited(openFiles: number, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn('sh', ['-c', 'ulimit -n "$0" && exec "$@"', String(openFiles), process.execPath, BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  killAfterTest(child);
+  child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  return child;
+}
+
 /** Runs the real bin/plants.cjs to the end, feeding `input` on stdin. */
 export function runPlants(args: string[], env: Record<string, string>, input = ''): Promise<ProcessResult> {
   const child = startPlants(args, env);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { isolatedEnv, startPlants } from './cli-process.js';
+import { isolatedEnv, startPlants, startPlantsLimited } from './cli-process.js';
 
 export interface RunningServer {
   url: string;
@@ -25,15 +25,16 @@ export function servedDataDir(home: string): string {
  * `home`, unless `extraArgs` or
  * `env` name a store or a database. `keptToken`: given no token, it accepts (and keeps) its own,
  * in servedDataDir(home). `programFlags` go before the command: `plants --no-color serve …`.
+ * `openFiles`: the most descriptors it may have open (ulimit -n).
  */
-export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}, { keptToken = false, programFlags = [] as string[] } = {}): Promise<RunningServer> {
+export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}, { keptToken = false, programFlags = [] as string[], openFiles = undefined as number | undefined } = {}): Promise<RunningServer> {
   let token = 'server-test-token-1234567890';
   const store = join(home, 'served.json');
   const storeArgs = extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined ? [] : ['--store', store];
   const tokenArgs = keptToken ? [] : ['--token', token];
   const portArgs = extraArgs.includes('--port') ? [] : ['--port', '0'];
   const args = [...programFlags, 'serve', ...portArgs, ...tokenArgs, ...storeArgs, '--quiet', ...extraArgs];
-  const child = startPlants(args, isolatedEnv(home, env));
+  const child = openFiles === undefined ? startPlants(args, isolatedEnv(home, env)) : startPlantsLimited(openFiles, args, isolatedEnv(home, env));
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const lines = createInterface({ input: child.stdout! });

@@ -72,6 +72,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
     processState,
+    // This process's own are the test runner's: no serve in a test context is held to them.
+    openFiles: () => undefined,
     onStopSignal(listener, again) {
       stopListeners.add(listener);
       if (again !== undefined) againListeners.add(again);

@@ -11,6 +11,7 @@ import { ServiceMetrics } from '../../src/server/metrics.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { storeWith } from '../helpers/stores.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { schemaProblems } from './support/openapi.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
 
@@ -25,7 +26,7 @@ function local<T>(ref: string): T {
   return ref.replace(/^#\//, '').split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], adminDocument) as T;
 }
 
-const NAMED: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 500: 'InternalError' };
+const NAMED: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 500: 'InternalError', 505: 'HttpVersionNotSupported' };
 
 interface AdminAnswer {
   status: number;
@@ -128,7 +129,7 @@ describe('the admin listener', () => {
     expect(JSON.parse(answer.body)).toEqual(JSON.parse(serviceDocumentText));
   });
 
-  it('answers /readyz 503 while the store is out, and 200 once a write succeeds again', async () => {
+  it('answers /readyz 503 while the store is out, and 200 once a write succeeds and nothing is refused for a second', async () => {
     failing = true;
     expect((await service.send({ body: '{"id": 1, "name": "Fern"}' })).status).toBe(503);
     expect((await service.send({ body: '{"id": 2, "name": "Fern"}' })).status).toBe(503);
@@ -141,7 +142,7 @@ describe('the admin listener', () => {
     expect(scrape).toContain('plants_store_refused_requests_total 2');
     failing = false;
     expect((await service.send({ body: '{"id": 3, "name": "Fern"}' })).status).toBe(200);
-    expect((await admin.get('/readyz')).status).toBe(200);
+    await waitFor('/readyz 200', async () => (await admin.get('/readyz')).status === 200);
     expect((await admin.get('/metrics')).body).toContain('plants_store_outage 0');
   });
 
@@ -212,6 +213,17 @@ describe('the admin listener against hostile clients, as the service\'s', () => 
     const tunnel = await rawExchange(admin.port, 'CONNECT example.com:443 HTTP/1.1\r\n\r\n');
     expect(tunnel).toMatch(/^HTTP\/1\.1 404 /);
     expect(tunnel).toContain(`{"error":${ERROR_NUMBERS.not_found},`);
+  });
+
+  it('answers a request line of HTTP/2.0 or 0.9 with 505 and an Error body, and serves HTTP/1.0', async () => {
+    for (const version of ['HTTP/2.0', 'HTTP/0.9']) {
+      const refused = await rawExchange(admin.port, `GET /livez ${version}\r\nHost: x\r\n\r\n`);
+      expect(refused).toMatch(/^HTTP\/1\.1 505 /);
+      expect(refused).toContain(`{"error":${ERROR_NUMBERS.http_version_not_supported},`);
+      const body = refused.slice(refused.indexOf('\r\n\r\n') + 4);
+      expectDocumented({ status: 505, headers: { 'content-type': 'application/json' }, body }, '/livez');
+    }
+    expect(await rawExchange(admin.port, 'GET /livez HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"live"\}$/);
   });
 
   it('answers 408 to a client whose headers never finish, and to a body that trickles in', async () => {

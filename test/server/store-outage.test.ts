@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PlantsError } from '../../src/core/errors.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -12,7 +12,49 @@ function outageLog() {
   return { outage, reported, said };
 }
 
+const STARTED = 'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged';
+
+// Time is the fake timers' own: an outage ends a second after its last refusal, if a write went through.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('the log of a store that cannot be used', () => {
+  it('says a full disk that takes a small write now and then once, and once more when it takes writes again', () => {
+    const { outage, reported, said } = outageLog();
+    // Writes that fit in the room left in the journal's last block go through between refusals.
+    for (let i = 0; i < 50; i += 1) {
+      outage.failed(FULL);
+      vi.advanceTimersByTime(40);
+      outage.wrote();
+      vi.advanceTimersByTime(40);
+      outage.failed(FULL);
+    }
+    expect(reported).toEqual([FULL]);
+    expect(said).toEqual([STARTED]);
+    expect(outage.isOut).toBe(true);
+    // Room again: writes go through, and nothing is refused for a second after the last refusal.
+    outage.wrote();
+    vi.advanceTimersByTime(999);
+    outage.wrote();
+    expect(said).toEqual([STARTED]);
+    vi.advanceTimersByTime(1);
+    expect(said).toEqual([STARTED, 'plants serve: the store takes writes again; 100 requests were refused with 503 meanwhile']);
+    expect(outage.isOut).toBe(false);
+  });
+
+  it('ends an outage only by a write: a quiet second with none is still out', () => {
+    const { outage, said } = outageLog();
+    outage.failed(FULL);
+    vi.advanceTimersByTime(60_000);
+    expect(outage.isOut).toBe(true);
+    outage.wrote();
+    expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
+  });
+
   it('reports the first refused request, counts the rest, and says so once a write succeeds', () => {
     const { outage, reported, said } = outageLog();
     outage.wrote();
@@ -22,10 +64,12 @@ describe('the log of a store that cannot be used', () => {
     expect(said).toEqual(['plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged']);
     outage.wrote();
     outage.wrote();
+    vi.advanceTimersByTime(1_000);
     expect(said.slice(1)).toEqual(['plants serve: the store takes writes again; 1000 requests were refused with 503 meanwhile']);
     // A new outage is reported anew.
     outage.failed(FULL);
     outage.wrote();
+    vi.advanceTimersByTime(1_000);
     expect(reported).toEqual([FULL, FULL]);
     expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
   });
@@ -53,6 +97,7 @@ describe('the log of a store that cannot be used', () => {
     for (const error of [unknown, bug, unknown, bug]) outage.failed(error);
     expect(reported).toEqual([FULL, unknown, bug, unknown, bug]);
     outage.wrote();
+    vi.advanceTimersByTime(1_000);
     expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
   });
 

@@ -46,9 +46,15 @@ export function duration(seconds: number): string {
  * and, for a file, how much is done with an ETA. Redrawn at most 10 times a second. cli-progress
  * is loaded only here, so scripts (no TTY) never pay for it; it draws, the figures are ours.
  */
-export async function startProgress(io: IOStreams, counts: Counts, consumed: Consumed, totalBytes: number | undefined, now: () => number): Promise<{ stop(): void }> {
+export interface Progress {
+  stop(): void;
+  /** Writes a line of its own on stderr: above the progress line, which is drawn again under it. */
+  say(line: string): void;
+}
+
+export async function startProgress(io: IOStreams, counts: Counts, consumed: Consumed, totalBytes: number | undefined, now: () => number): Promise<Progress> {
   const terminal = io.stderrTerminal;
-  if (terminal === undefined) return { stop: () => undefined };
+  if (terminal === undefined) return { stop: () => undefined, say: (line) => void io.stderr.write(`${line}\n`) };
   const { default: progress } = await import('cli-progress');
   const knownSize = totalBytes !== undefined && totalBytes > 0;
   // Payload names that are not cli-progress's own tokens ({eta}, {percentage}): those it fills itself.
@@ -79,6 +85,11 @@ export async function startProgress(io: IOStreams, counts: Counts, consumed: Con
     stop: () => {
       clearInterval(timer);
       bar.stop();
+    },
+    say: (line) => {
+      terminal.clearLine(0);
+      terminal.cursorTo(0);
+      terminal.write(`${line}\n`);
     },
   };
 }

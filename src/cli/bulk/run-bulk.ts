@@ -15,7 +15,7 @@ import type { StopSignal } from '../exit-codes.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
 import { rejectsForm, type Rejected } from './rejects.js';
-import { startProgress } from './progress.js';
+import { startProgress, type Progress } from './progress.js';
 import { toJson } from './render.js';
 import type { BulkKind, BulkOptions, BulkResult } from './types.js';
 
@@ -45,7 +45,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // Opened in the try below, so that one that cannot be opened closes those opened before it.
   let rejects: OutputFile | undefined;
   let report: OutputFile | undefined;
-  let progress: { stop(): void } | undefined;
+  let progress: Progress | undefined;
   let rejectsWritten = 0;
   const rejectsAs = options.rejects === undefined ? undefined : rejectsForm(kind.rejectsFormat(options.rejects));
   const writeReject = (row: Row<T>) => {
@@ -102,6 +102,11 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     progress = await startProgress(ctx.io, tally.counts, consumed, input.size, ctx.now);
     const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
+    // A process with fewer descriptors than --concurrency asks for goes on with the connections it
+    // could open: every request it could not send waits for one of them (http-client.ts).
+    const tell = (line: string) => (progress === undefined ? void ctx.io.stderr.write(`${line}\n`) : progress.say(line));
+    const onFewerConnections = (connections: number) => tell(`plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`);
+    const clientOptions = { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal, onFewerConnections };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) {
       // All that can be checked without writing: the store is one (read, not changed), a token
@@ -115,7 +120,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
           await store.close();
         }
       } else {
-        const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
+        const { client } = await serviceClient(settings, ctx, clientOptions);
         try {
           await applyThroughService(rows, kind.check.onService(client), tally, checking, options.concurrency);
         } finally {
@@ -132,7 +137,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
         await store.close();
       }
     } else {
-      const { client } = await serviceClient(settings, ctx, { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal });
+      const { client } = await serviceClient(settings, ctx, clientOptions);
       try {
         await applyThroughService(rows, kind.onService(client), tally, bulkSettings, options.concurrency);
       } finally {

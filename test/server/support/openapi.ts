@@ -115,7 +115,7 @@ function documentedResponse(status: number, method: string, target: string): Res
   const own = operation?.responses[String(status)];
   if (own !== undefined) return resolve(own);
   // Answers given before a request reaches an operation: for any path and method.
-  const named: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge' };
+  const named: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 505: 'HttpVersionNotSupported' };
   const name = named[status];
   return name === undefined ? undefined : openapi.components.responses[name];
 }

@@ -1,10 +1,11 @@
 import { PlantsError } from '../../../core/errors.js';
-import { ioReason } from '../../../fs/io-reason.js';
+import { ioReason, isOutOfDescriptors } from '../../../fs/io-reason.js';
 import type { PoolStats } from '../../../server/metrics.js';
-import type { ListeningAddress, StoreOutage } from '../../../server/index.js';
+import type { AcceptOutage, ListeningAddress, StoreOutage } from '../../../server/index.js';
 import type { BatchObserver, RequestObserver } from '../../../server/observer.js';
 import type { Context } from '../../context.js';
 import { portOf } from './admin-flags.js';
+import { OPEN_FILES_HINT } from './open-files.js';
 
 /** The options of serve that place its admin listener (--admin-port, --admin-host). */
 export interface AdminOptions {
@@ -18,11 +19,15 @@ export interface Admin {
   onBatch: BatchObserver;
   /** Listens; rejects with a usage error when it cannot. */
   start(): Promise<ListeningAddress>;
+  /** The most connections it takes, where descriptors are few (open-files.ts). */
+  capConnections(connections: number): void;
   stop(): Promise<void>;
 }
 
 export interface AdminState {
   outage: StoreOutage;
+  /** The service listener's refusals of connections. */
+  accepting: AcceptOutage;
   /** True from the stop signal on: /readyz answers 503. */
   stopping(): boolean;
   /** The store, for its pool's figures if it is a database's. */
@@ -52,7 +57,11 @@ export async function prepareAdmin(address: { port: number; host: string }, stat
   const poolStats = poolStatsOf(state.store);
   const metrics = new ServiceMetrics({ outage: state.outage, ...(poolStats === undefined ? {} : { poolStats }) });
   const server = createAdminServer({
-    readiness: () => (state.stopping() ? { ready: false, reason: 'stopping' } : state.outage.isOut ? { ready: false, reason: 'the store is unavailable' } : { ready: true }),
+    readiness: () => {
+      if (state.stopping()) return { ready: false, reason: 'stopping' };
+      if (state.outage.isOut) return { ready: false, reason: 'the store is unavailable' };
+      return state.accepting.isOut ? { ready: false, reason: state.accepting.reason } : { ready: true };
+    },
     metrics: async () => ({ contentType: metrics.contentType, text: await metrics.text() }),
     onUnexpectedError: state.onUnexpectedError,
   });
@@ -63,9 +72,11 @@ export async function prepareAdmin(address: { port: number; host: string }, stat
       try {
         return await listen(server, address.port, address.host);
       } catch (error) {
-        throw new PlantsError('usage', `cannot listen on ${address.host}:${address.port} (the admin port): ${ioReason(error)}`, { cause: error });
+        const hint = isOutOfDescriptors(error) ? { hint: OPEN_FILES_HINT } : {};
+        throw new PlantsError('usage', `cannot listen on ${address.host}:${address.port} (the admin port): ${ioReason(error)}`, { cause: error, ...hint });
       }
     },
+    capConnections: (connections) => void (server.maxConnections = connections),
     stop: () => stopServer(server),
   };
 }

@@ -45,7 +45,7 @@ export const command = declareCommand({
   ],
   exitCodes: {
     ok: 'stopped by SIGINT, SIGTERM or SIGHUP, every request in flight finished',
-    usage: 'a usage error, or an address it cannot listen on',
+    usage: 'a usage error, or an address it cannot listen on, or a limit of open files (ulimit -n) too low to serve',
     unavailable: 'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
   },
   options: ({ flags }): ServeOptions => {

@@ -15,6 +15,7 @@ import type { StopSignal } from '../../exit-codes.js';
 import { isDatabaseUrl } from './database-url.js';
 import { messageLine, type LogFormat, type LogLevel } from '../../../server/log-line.js';
 import { adminAddress, prepareAdmin, type AdminOptions } from './admin.js';
+import { connectionCaps, OPEN_FILES_HINT, startRefusedForDescriptors } from './open-files.js';
 import { renderHuman, renderJson, type ServeResult } from './render.js';
 
 export interface ServeOptions extends AdminOptions {
@@ -42,7 +43,7 @@ export const implementation = {
 
 async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   if (options.database !== undefined && !isDatabaseUrl(options.database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
-  const { BatchingStore, createPlantServer, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
+  const { AcceptOutage, BatchingStore, createPlantServer, DEFAULT_LIMITS, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
   const adminAt = adminAddress(options, ctx);
   const location = await storeLocation(options, ctx);
   const { tokens, kept } = serverTokens(options, ctx);
@@ -60,9 +61,14 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   );
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request.
-  const inner = await ctx.openStore(location);
+  const inner = await ctx.openStore(location).catch((error: unknown) => {
+    throw startRefusedForDescriptors(error, 'open the store') ?? error;
+  });
   let stopping = false;
-  const admin = adminAt === undefined ? undefined : await prepareAdmin(adminAt, { outage, stopping: () => stopping, store: inner, onUnexpectedError: (error) => outage.failed(error) });
+  // The service listener's refusals of connections, watched once both listen: its cap depends on
+  // the descriptors they take.
+  const accepting = new AcceptOutage((line) => log(messageLine(format, at(), 'warn', line)));
+  const admin = adminAt === undefined ? undefined : await prepareAdmin(adminAt, { outage, accepting, stopping: () => stopping, store: inner, onUnexpectedError: (error) => outage.failed(error) });
   // On a database, two batches in flight: one commits while the next is sent. More would split
   // the same load into smaller batches, each paying a commit (docs/postgresql.md).
   const store = new BatchingStore(inner, location.kind === 'postgres' ? Math.min(2, options.pool) : 1, admin?.onBatch);
@@ -81,13 +87,19 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
     throw cannotListen(options.host, options.port, error);
   }
   let adminAddressBound;
+  let caps;
   try {
     adminAddressBound = await admin?.start();
+    caps = connectionCaps(ctx, location, { service: DEFAULT_LIMITS.maxConnections, ...(admin === undefined ? {} : { admin: DEFAULT_LIMITS.maxConnections }) });
   } catch (error) {
+    await admin?.stop();
     await stopServer(server);
     await store.close();
     throw error;
   }
+  server.maxConnections = caps.service.connections;
+  if (caps.admin !== undefined) admin?.capConnections(caps.admin);
+  accepting.watch(server, caps.service);
   // Listened for before the base URL is printed: a script that reads it and stops the server at
   // once must find it stopping cleanly, not killed by the signal's default action.
   const stopSignal = new Promise<StopSignal>((resolve) => ctx.onStopSignal(resolve));
@@ -96,6 +108,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   // The one line a script reads: the base URL, with the real port.
   ctx.io.stdout.write(`${address.url}\n`);
   say(`plants serve: listening on ${address.url}, store ${printable(shownStore, Infinity)}`);
+  const { connections, openFiles } = caps.service;
+  if (openFiles !== undefined) say(`plants serve: at most ${connections} ${connections === 1 ? 'connection' : 'connections'}: the limit of open files (ulimit -n ${openFiles}) leaves room for no more`, 'warn');
   if (adminAddressBound !== undefined) say(`plants serve: admin (/livez, /readyz, /metrics, /openapi.json) on ${adminAddressBound.url}`);
   if (kept !== undefined) {
     // Never the token itself: a terminal's scrollback and a log are no place for it.
@@ -112,6 +126,7 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   } else say(`plants serve: ${signal}: finishing requests in flight`);
   await stopServer(server);
   outage.stopped();
+  accepting.stopped();
   // It listens no more. (A serve killed leaves its record, which names a process that is gone.)
   forget?.();
   // Every write acknowledged is durable already: this waits for those still being written.
@@ -155,6 +170,8 @@ function cannotListen(host: string, port: number, error: unknown): PlantsError {
     ENOTFOUND: ['no such host', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
     EAI_AGAIN: ['the host name could not be looked up', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
     EADDRNOTAVAIL: ['the address is not one of this machine', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
+    EMFILE: ['too many open files', OPEN_FILES_HINT],
+    ENFILE: ['too many open files in the system', 'close some programs, or raise the system\'s limit (fs.file-max)'],
   };
   const [words, hint] = why[code ?? ''] ?? [ioReason(error), 'see plants serve --help'];
   return new PlantsError('usage', `cannot listen on ${host}:${port}: ${words}${code === undefined || why[code] === undefined ? '' : ` (${code})`}`, { cause: error, hint });
