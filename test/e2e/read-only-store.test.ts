@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeStore } from '../../src/store/file/database-file.js';
 import { BIN, finished, isolatedEnv, type ProcessResult } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeStore } from '../../src/store/file/database-file.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';

@@ -3,11 +3,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeStore } from '../../src/store/file/database-file.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/store-lock.js';
+import { lockStore } from '../../src/store/file/store-lock.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
 async function plantsIn(path: string): Promise<Map<bigint, NewPlant>> {

@@ -1,6 +1,6 @@
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { PlantStore } from '../../src/core/store.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
 
 /** Every plant a store holds, in id order, read through its own list, a page at a time. */
 export async function allPlants(store: PlantStore): Promise<Map<bigint, NewPlant>> {

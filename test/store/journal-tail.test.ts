@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JournalTail } from '../../src/store/journal-tail.js';
+import { JournalTail } from '../../src/store/file/wal-tail.js';
 
 /** What a tail must say: each id's last value among the appends it was made of. */
 function reference(batches: [bigint, number][][]): Map<bigint, number> {

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
-import type { Snapshot } from '../../src/store/snapshot.js';
-import { StoreFiles } from '../../src/store/store-files.js';
-import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/store-file.js';
-import { readStoreFile } from '../../src/store/store-file-read.js';
-import { FileView, type StoreFileView } from '../../src/store/store-file-view.js';
-import { scanStoreFile } from '../../src/store/store-file-scan.js';
-import type { SortedEntries } from '../../src/store/sorted-entries.js';
+import type { Snapshot } from '../../src/store/file/snapshot.js';
+import { StoreFiles } from '../../src/store/file/store-files.js';
+import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/file/database-file.js';
+import { readStoreFile } from '../../src/store/file/normalise.js';
+import { FileView, type StoreFileView } from '../../src/store/file/database-reader.js';
+import { scanStoreFile } from '../../src/store/file/store-file-scan.js';
+import type { SortedEntries } from '../../src/store/file/sorted-entries.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(

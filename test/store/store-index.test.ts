@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { encodeStore } from '../../src/store/file/database-file.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 

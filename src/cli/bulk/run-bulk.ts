@@ -9,7 +9,7 @@ import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
-import { journalPathOf } from '../../store/journal.js';
+import { journalPathOf } from '../../store/file/wal.js';
 import type { Context } from '../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';

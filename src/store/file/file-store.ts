@@ -1,17 +1,17 @@
-import { etagOfFor } from '../core/decide.js';
-import { isPlantsError } from '../core/errors.js';
-import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
-import { NODE_FS, type FileSystem } from '../fs/file-system.js';
+import { etagOfFor } from '../../core/decide.js';
+import { isPlantsError } from '../../core/errors.js';
+import type { NewPlant } from '../../core/schemas.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
+import { NODE_FS, type FileSystem } from '../../fs/file-system.js';
 import { adding, deleting, patching, putting, type Decision } from './changes.js';
-import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './fold.js';
-import { DELETED, JournalAppender } from './journal.js';
+import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './checkpoint.js';
+import { DELETED, JournalAppender } from './wal.js';
 import type { Snapshot } from './snapshot.js';
 import { refuseReadOnly } from './read-only.js';
 import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
 import { interruptedError, lockStore, underLease, type HeldLock } from './store-lock.js';
 
-export { DEFAULT_FOLD_AT } from './fold.js';
+export { DEFAULT_FOLD_AT } from './checkpoint.js';
 
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */

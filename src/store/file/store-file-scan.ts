@@ -1,10 +1,10 @@
-import { isPlantsError } from '../core/errors.js';
-import { readPlantJson } from '../core/plant-json.js';
-import type { FileSystem } from '../fs/file-system.js';
-import { readLinesSync } from '../fs/lines.js';
+import { isPlantsError } from '../../core/errors.js';
+import { readPlantJson } from '../../core/plant-json.js';
+import type { FileSystem } from '../../fs/file-system.js';
+import { readLinesSync } from '../../fs/lines.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
-import { storeCorruptError, storeIoError } from './store-errors.js';
-import { EMPTY, FORMAT_VERSION, lineId, lineText, MAX_LINE_BYTES, plantLines } from './store-file.js';
+import { storeCorruptError, storeIoError } from '../store-errors.js';
+import { EMPTY, FORMAT_VERSION, lineId, lineText, MAX_LINE_BYTES, plantLines } from './database-file.js';
 
 const HEADER_LINES = ['{', `  "plantStore": ${FORMAT_VERSION},`, '  "plants": ['].map((text) => Buffer.from(text));
 const CLOSING_LINES = ['  ]', '}'].map((text) => Buffer.from(text));

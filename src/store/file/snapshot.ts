@@ -1,12 +1,12 @@
-import { canonicalPlant } from '../core/plant-json.js';
-import type { NewPlant } from '../core/schemas.js';
-import type { ListQuery } from '../core/store.js';
-import { DELETED, type JournalFile, type JournalReader } from './journal.js';
-import type { JournalTail } from './journal-tail.js';
+import { canonicalPlant } from '../../core/plant-json.js';
+import type { NewPlant } from '../../core/schemas.js';
+import type { ListQuery } from '../../core/store.js';
+import { DELETED, type JournalFile, type JournalReader } from './wal.js';
+import type { JournalTail } from './wal-tail.js';
 import { EntriesBuilder, find, type Entries, type SortedEntries } from './sorted-entries.js';
-import { storeCorruptError } from './store-errors.js';
-import type { StoreFileWriter } from './store-file.js';
-import { heldAs, type StoreFileView, type StoreLine } from './store-file-view.js';
+import { storeCorruptError } from '../store-errors.js';
+import type { StoreFileWriter } from './database-file.js';
+import { heldAs, type StoreFileView, type StoreLine } from './database-reader.js';
 
 /** The journal as a snapshot saw it. */
 export interface JournalSeen {

@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path';
-import type { FileSystem } from '../fs/file-system.js';
-import { JournalReader, journalId, journalPathOf, readJournal, removeJournal, type JournalFile } from './journal.js';
-import { JournalTail } from './journal-tail.js';
+import type { FileSystem } from '../../fs/file-system.js';
+import { JournalReader, journalId, journalPathOf, readJournal, removeJournal, type JournalFile } from './wal.js';
+import { JournalTail } from './wal-tail.js';
 import { Snapshot } from './snapshot.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
-import { statFile, storeIoError } from './store-errors.js';
+import { statFile, storeIoError } from '../store-errors.js';
 import { isReadOnly } from './read-only.js';
-import { readStoreFile } from './store-file-read.js';
-import { FileView, MemoryView, type StoreFileView } from './store-file-view.js';
-import { indexPathOf, openIndex, storeStamp, vouches, writeIndex } from './store-index.js';
+import { readStoreFile } from './normalise.js';
+import { FileView, MemoryView, type StoreFileView } from './database-reader.js';
+import { indexPathOf, openIndex, storeStamp, vouches, writeIndex } from './wal-index.js';
 
 /**
  * Journal lines a reader reads as they are, past what the index holds; and store file plants a

@@ -1,12 +1,12 @@
-import { jsonNumberText, parseJson } from '../core/json.js';
-import { encodePlant } from '../core/plant-json.js';
-import { checkNewPlant, invalidPlant } from '../core/new-plant.js';
-import type { FileSystem } from '../fs/file-system.js';
+import { jsonNumberText, parseJson } from '../../core/json.js';
+import { encodePlant } from '../../core/plant-json.js';
+import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
+import type { FileSystem } from '../../fs/file-system.js';
 import { EntriesBuilder } from './sorted-entries.js';
-import { storeCorruptError, storeIoError } from './store-errors.js';
-import { FORMAT_VERSION } from './store-file.js';
+import { storeCorruptError, storeIoError } from '../store-errors.js';
+import { FORMAT_VERSION } from './database-file.js';
 import { scanStoreFile } from './store-file-scan.js';
-import { FileView, MemoryView, type StoreFileView } from './store-file-view.js';
+import { FileView, MemoryView, type StoreFileView } from './database-reader.js';
 
 /**
  * A store file no index vouches for (store-index.ts), open as `fd`: read whole, once, and every

@@ -1,12 +1,12 @@
-import { isPlantsError } from '../core/errors.js';
-import { removeTempFiles, RenamedNotDurable, replaceFileSync } from '../fs/durable-file.js';
-import type { FileSystem } from '../fs/file-system.js';
+import { isPlantsError } from '../../core/errors.js';
+import { removeTempFiles, RenamedNotDurable, replaceFileSync } from '../../fs/durable-file.js';
+import type { FileSystem } from '../../fs/file-system.js';
 import type { Snapshot } from './snapshot.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
-import { storeIoError } from './store-errors.js';
+import { storeIoError } from '../store-errors.js';
 import type { StoreFiles } from './store-files.js';
 import type { HeldLock } from './store-lock.js';
-import { StoreFileWriter } from './store-file.js';
+import { StoreFileWriter } from './database-file.js';
 
 /**
  * The journal is folded into the store file when a write would make it more than `foldAt` lines

@@ -1,6 +1,6 @@
-import { PlantsError } from '../core/errors.js';
-import { W_OK, type FileSystem } from '../fs/file-system.js';
-import { statFile } from './store-errors.js';
+import { PlantsError } from '../../core/errors.js';
+import { W_OK, type FileSystem } from '../../fs/file-system.js';
+import { statFile } from '../store-errors.js';
 
 /** A file of a store that plants must not write: its path, its mode, and whether only this user may not. */
 interface ReadOnlyFile {

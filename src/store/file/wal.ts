@@ -1,11 +1,11 @@
-import { isPlantsError } from '../core/errors.js';
-import { INT64_MAX, INT64_MIN } from '../core/int64.js';
-import { encodePlant, plainLineId, readPlantJson } from '../core/plant-json.js';
-import { fdatasync, syncDirectory, writeAll } from '../fs/durable-file.js';
-import type { BigIntStats, FileSystem } from '../fs/file-system.js';
-import { readLinesSync } from '../fs/lines.js';
-import { storeCorruptError, storeIoError, storeMaybeWrittenError } from './store-errors.js';
-import { MAX_LINE_BYTES } from './store-file.js';
+import { isPlantsError } from '../../core/errors.js';
+import { INT64_MAX, INT64_MIN } from '../../core/int64.js';
+import { encodePlant, plainLineId, readPlantJson } from '../../core/plant-json.js';
+import { fdatasync, syncDirectory, writeAll } from '../../fs/durable-file.js';
+import type { BigIntStats, FileSystem } from '../../fs/file-system.js';
+import { readLinesSync } from '../../fs/lines.js';
+import { storeCorruptError, storeIoError, storeMaybeWrittenError } from '../store-errors.js';
+import { MAX_LINE_BYTES } from './database-file.js';
 
 /**
  * `<store>.journal`: every change since the store file was last written, one JSON line each: a

@@ -1,8 +1,8 @@
 import { endianness } from 'node:os';
-import { replaceFileSync } from '../fs/durable-file.js';
-import type { FileSystem, BigIntStats } from '../fs/file-system.js';
+import { replaceFileSync } from '../../fs/durable-file.js';
+import type { FileSystem, BigIntStats } from '../../fs/file-system.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
-import { storeIoError } from './store-errors.js';
+import { storeIoError } from '../store-errors.js';
 
 /**
  * `<store>.index`: what a reader needs to find a plant in a large store without reading it whole.

@@ -1,9 +1,9 @@
 import { dirname } from 'node:path';
-import { PlantsError } from '../core/errors.js';
-import { NODE_FS, type FileSystem, type BigIntStats } from '../fs/file-system.js';
-import { ioReason } from '../fs/io-reason.js';
-import { makeDirectory, type DirectoryFileSystem } from '../fs/make-directory.js';
-import { storeIoError, unchangedHint } from './store-errors.js';
+import { PlantsError } from '../../core/errors.js';
+import { NODE_FS, type FileSystem, type BigIntStats } from '../../fs/file-system.js';
+import { ioReason } from '../../fs/io-reason.js';
+import { makeDirectory, type DirectoryFileSystem } from '../../fs/make-directory.js';
+import { storeIoError, unchangedHint } from '../store-errors.js';
 
 export interface HeldLock {
   /**

@@ -1,4 +1,4 @@
-import { IdMap } from '../core/id-map.js';
+import { IdMap } from '../../core/id-map.js';
 import { EntriesBuilder, find, SortedEntries } from './sorted-entries.js';
 
 /**

@@ -1,8 +1,8 @@
-import { decideAdds, decideDeletes, decidePatches, decidePuts, targetId, type EtagOf } from '../core/decide.js';
-import { encodePlant } from '../core/plant-json.js';
-import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, Patch, PatchOutcome, Put, PutOutcome, Removal } from '../core/store.js';
-import { deleteLine } from './journal.js';
+import { decideAdds, decideDeletes, decidePatches, decidePuts, targetId, type EtagOf } from '../../core/decide.js';
+import { encodePlant } from '../../core/plant-json.js';
+import type { NewPlant } from '../../core/schemas.js';
+import type { AddOutcome, DeleteOutcome, Patch, PatchOutcome, Put, PutOutcome, Removal } from '../../core/store.js';
+import { deleteLine } from './wal.js';
 import type { Snapshot } from './snapshot.js';
 
 /** What a write appends to the journal: a line for each of the ids it changes, deleting them or not. */

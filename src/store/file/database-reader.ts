@@ -1,9 +1,9 @@
-import { isPlantsError } from '../core/errors.js';
-import type { FileSystem } from '../fs/file-system.js';
-import { LineCutter, readLineAt } from '../fs/lines.js';
+import { isPlantsError } from '../../core/errors.js';
+import type { FileSystem } from '../../fs/file-system.js';
+import { LineCutter, readLineAt } from '../../fs/lines.js';
 import { find, SortedEntries } from './sorted-entries.js';
-import { storeCorruptError, storeIoError } from './store-errors.js';
-import { INDENT, lineId, lineText, MAX_LINE_BYTES, plantLines } from './store-file.js';
+import { storeCorruptError, storeIoError } from '../store-errors.js';
+import { INDENT, lineId, lineText, MAX_LINE_BYTES, plantLines } from './database-file.js';
 import { scanStoreFile } from './store-file-scan.js';
 
 /** A plant's line as a snapshot reads it from the store file: its id, and its canonical text. */

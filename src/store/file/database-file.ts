@@ -1,5 +1,5 @@
-import { encodePlant } from '../core/plant-json.js';
-import type { NewPlant } from '../core/schemas.js';
+import { encodePlant } from '../../core/plant-json.js';
+import type { NewPlant } from '../../core/schemas.js';
 
 /**
  * The store file format, version 1:
