@@ -8,10 +8,9 @@ import { NODE_FS } from '../../src/fs/file-system.js';
 import type { Snapshot } from '../../src/store/file/snapshot.js';
 import { StoreFiles } from '../../src/store/file/store-files.js';
 import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/file/database-file.js';
-import { readStoreFile } from '../../src/store/file/normalise.js';
-import { FileView, type StoreFileView } from '../../src/store/file/database-reader.js';
-import { scanStoreFile } from '../../src/store/file/store-file-scan.js';
-import type { SortedEntries } from '../../src/store/file/sorted-entries.js';
+import { readDatabaseWhole } from '../../src/store/file/normalise.js';
+import { DatabaseReader, fileBytes } from '../../src/store/file/database-reader.js';
+import { DatabaseLines } from '../../src/store/file/database-lines.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -50,14 +49,14 @@ function folded(snapshot: Snapshot | undefined): string {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The store file at `path` as a reader with no index reads it: whole, every plant checked. */
-function readWhole(path: string): StoreFileView {
-  return readStoreFile(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
+/** The store file at `path` as a reader with no index reads it: whole, every plant checked, laid out in memory. */
+function readWhole(path: string): DatabaseReader {
+  return readDatabaseWhole(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
 }
 
 /** The same file as one its index vouches for: found by halving it, never read whole. */
-function readVouched(path: string, count: number): StoreFileView {
-  return new FileView(NODE_FS, openSync(path, 'r'), path, statSync(path).size, count);
+function readVouched(path: string, count: number): DatabaseReader {
+  return new DatabaseReader(fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size), path, count);
 }
 
 describe('the store file as a fold writes it', () => {
@@ -96,7 +95,7 @@ describe('the store file as a fold writes it', () => {
     await fc.assert(
       fc.asyncProperty(plants, fc.array(change, { maxLength: 12 }), fc.boolean(), async (before, picks, byHand) => {
         const path = join(dir, `${(n += 1)}.json`);
-        // In our layout, or as a person might lay it out (read whole, in memory).
+        // In our layout, or as a person might lay it out: with no index, either is read whole, into memory.
         const laidOutByHand = () => `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
         writeFileSync(path, byHand ? laidOutByHand() : written(before).text);
         const changes = new Map<bigint, NewPlant | null>();
@@ -115,7 +114,7 @@ describe('the store file as a fold writes it', () => {
         const files = new StoreFiles(NODE_FS, path);
         const snapshot = files.open(files.stamp());
         try {
-          expect(snapshot?.store.view.canonical).toBe(!byHand);
+          expect(snapshot?.store.readWhole).toBe(true);
           expect(folded(snapshot)).toBe(encodeStore(after));
         } finally {
           files.forget(snapshot);
@@ -167,7 +166,6 @@ describe('the store file as a fold writes it', () => {
         for (const view of [readWhole(path), readVouched(path, list.length)]) {
           try {
             expect(view.plants).toBe(list.length);
-            expect(view.canonical).toBe(true);
             expect([...view.linesAfter(undefined)]).toEqual(list.map((p) => ({ id: p.id, line: encodePlant(p) })));
             for (const p of list) expect(view.lineOf(p.id)).toBe(encodePlant(p));
             for (const id of [...others, ...list.map((p) => p.id)]) {
@@ -209,9 +207,8 @@ describe('the store file as a fold writes it', () => {
     // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
     const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
     writeFileSync(path, encodeStore(list));
-    const fd = openSync(path, 'r');
-    const size = statSync(path).size;
-    const view = new FileView(NODE_FS, fd, path, size, list.length, scanStoreFile(NODE_FS, fd, path, size, false) as SortedEntries);
+    const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
+    const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
     try {
       const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
       const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
@@ -227,12 +224,11 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
-  it('is held in memory, in id order, when an older plants wrote it in another order, and left as it is', async () => {
+  it('is read whole into memory, in id order, when written in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
     writeFileSync(path, encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
     const view = readWhole(path);
     expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
-    expect(view.canonical).toBe(false);
     view.close();
     expect(readFileSync(path, 'utf8')).toBe(encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
   });

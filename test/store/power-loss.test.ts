@@ -93,7 +93,7 @@ describe('a temporary file a crash left', () => {
     expect(await store.addAll(plants(6, 6))).toEqual(Array(6).fill('added'));
     await store.close();
     expect(readFileSync(`${path}.journal`, 'utf8').split('\n')).toHaveLength(7);
-    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.journal', ...others, ...notFiles].sort());
+    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal', ...others, ...notFiles].sort());
     expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
     expect((await storedPlants(path)).size).toBe(11);
   });

@@ -12,8 +12,8 @@ import { StoreFileWriter } from './database-file.js';
  * The journal is folded into the store file when a write would make it more than `foldAt` lines
  * and more lines than the store file has plants: folds come at doubling sizes, so their cost stays
  * O(plants) in all (an import into an empty store writes each plant about twice). Default 100,000
- * (docs/store.md says why). A store file in a layout of its own (edited by hand) is folded at the
- * next write, so that only files in our layout are read where needed.
+ * (docs/store.md says why). A store file read whole, no index vouching for it (normalise.ts), is
+ * folded at once: written in our layout, with its index, for every reader after it.
  */
 export const DEFAULT_FOLD_AT = 100_000;
 
@@ -32,7 +32,7 @@ export class FoldPolicy {
   /** Whether a write of `adding` lines onto `snapshot` folds first. */
   due(snapshot: Snapshot, adding: number): boolean {
     const { postponed } = this;
-    const past = snapshot.store.view.canonical ? this.threshold(snapshot) : 0;
+    const past = snapshot.store.readWhole ? 0 : this.threshold(snapshot);
     const until = postponed !== undefined && postponed.journal === snapshot.journal.file.id ? Math.max(past, postponed.untilLines) : past;
     return snapshot.journal.lines + adding > until;
   }

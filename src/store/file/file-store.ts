@@ -7,7 +7,7 @@ import { adding, deleting, patching, putting, type Decision } from './changes.js
 import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './checkpoint.js';
 import { DELETED, JournalAppender } from './wal.js';
 import type { Snapshot } from './snapshot.js';
-import { refuseReadOnly } from './read-only.js';
+import { isReadOnly, refuseReadOnly } from './read-only.js';
 import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
 import { interruptedError, lockStore, underLease, type HeldLock } from './store-lock.js';
 
@@ -36,6 +36,12 @@ export interface FileStoreOptions {
 const INDEX_IN_A_RUN = 100_000;
 
 /**
+ * How long a read waits for the lock to checkpoint a store file no index vouches for: a holder
+ * that keeps it longer is writing, and its writes checkpoint the file; the read answers from memory.
+ */
+const NORMALISE_WAIT_MS = 1_000;
+
+/**
  * The JSON file store: `<store>` (store-file.ts), `<store>.journal` (journal.ts) and the
  * `<store>.index` a reader finds its way by (store-index.ts); docs/store.md tells how they fit.
  * Reads take no lock: each reads one snapshot (snapshot.ts) of the files, read on where another
@@ -54,6 +60,8 @@ export class FileStore implements PlantStore {
   /** Whether a hold is under way: while its lease is held, no other process writes. */
   private holding = false;
   private holds: Promise<unknown> = Promise.resolve();
+  /** The stamp of the store file a read last tried to checkpoint (normalised): tried once. */
+  private normalising: string | undefined;
 
   private constructor(
     path: string,
@@ -100,12 +108,17 @@ export class FileStore implements PlantStore {
 
   /** Runs `work` with the lock held, taken once for all the writes it makes through `writer`; one hold at a time. */
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
-    const take = () => lockStore(this.path, this.options.lockWaitMs ?? 30_000, this.options.onLockWait, this.files.fs, this.options.stop);
+    return this.locked(this.options.lockWaitMs ?? 30_000, this.options.onLockWait, (leased) => work(this.writer(leased)));
+  }
+
+  /** Runs `work` under a lease of the lock, waiting `waitMs` at most for it; one hold at a time. */
+  private locked<T>(waitMs: number, onWait: (() => void) | undefined, work: (leased: () => Promise<HeldLock>) => Promise<T>): Promise<T> {
+    const take = () => lockStore(this.path, waitMs, onWait, this.files.fs, this.options.stop);
     const run = this.holds.then(() =>
       underLease(take, async (leased) => {
         this.holding = true;
         try {
-          return await work(this.writer(leased));
+          return await work(leased);
         } finally {
           this.holding = false;
         }
@@ -186,7 +199,7 @@ export class FileStore implements PlantStore {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const stamp = this.files.stamp();
       try {
-        return work((this.snapshot = this.files.current(this.snapshot, stamp)));
+        return work(await this.normalised((this.snapshot = this.files.current(this.snapshot, stamp))));
       } catch (error) {
         // Files that did not change: the failure is the answer. A bug is not the files' doing.
         if (!isPlantsError(error) || sameStamp(stamp, this.files.stamp())) throw error;
@@ -194,6 +207,30 @@ export class FileStore implements PlantStore {
       }
     }
     return this.hold(async () => work((this.snapshot = this.files.current(this.snapshot))));
+  }
+
+  /**
+   * The snapshot, its store file checkpointed where it was read whole (no index vouching for it:
+   * edited by hand, copied, never indexed): at once, under the lock, so that every reader after
+   * this one finds it in our layout with its index. Not where it cannot be written: a store made
+   * read-only, a read-only file system, a lock held past NORMALISE_WAIT_MS; the snapshot in memory
+   * answers then, and nothing is written. Tried once for each store file a process meets.
+   */
+  private async normalised(snapshot: Snapshot): Promise<Snapshot> {
+    if (!snapshot.store.readWhole || this.holding || this.normalising === snapshot.store.stamp) return snapshot;
+    this.normalising = snapshot.store.stamp;
+    if (isReadOnly(this.files.fs, this.path, this.files.journalPath)) return snapshot;
+    try {
+      return await this.locked(NORMALISE_WAIT_MS, undefined, async (leased) => {
+        const lease = await leased();
+        const current = (this.snapshot = this.files.current(this.snapshot));
+        return current.store.readWhole ? (this.snapshot = foldJournal(this.files, current, lease, this.folds)) : current;
+      });
+    } catch (error) {
+      if (!isPlantsError(error) || !['store_locked', 'store_io', 'interrupted'].includes(error.code)) throw error;
+      // The files as they were (or, after a failure past the rename, holding the same plants).
+      return (this.snapshot = snapshot);
+    }
   }
 
   private forget(): void {

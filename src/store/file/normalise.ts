@@ -1,24 +1,23 @@
 import { jsonNumberText, parseJson } from '../../core/json.js';
-import { encodePlant } from '../../core/plant-json.js';
 import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
+import { encodePlant } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
-import { EntriesBuilder } from './sorted-entries.js';
 import { storeCorruptError, storeIoError } from '../store-errors.js';
-import { FORMAT_VERSION } from './database-file.js';
-import { scanStoreFile } from './store-file-scan.js';
-import { FileView, MemoryView, type StoreFileView } from './database-reader.js';
+import { FORMAT_VERSION, StoreFileWriter } from './database-file.js';
+import { DatabaseReader, memoryBytes } from './database-reader.js';
+import { EntriesBuilder } from './sorted-entries.js';
 
 /**
- * A store file no index vouches for (store-index.ts), open as `fd`: read whole, once, and every
- * plant checked as any input is. One in the layout we write is then read where needed, as one its
- * index vouches for; any other JSON document of the documented shape (edited by hand, written by
- * an older plants in another order) is held in memory, and the next write rewrites it in our
- * layout. A file that is not ours, or holds an invalid plant or a repeated id, is refused
- * (`store_corrupt`), never overwritten. The view owns `fd`.
+ * A database file no wal-index vouches for, open as `fd` (edited by hand, copied, or never
+ * indexed): read whole with one parse, through the lossless parser (an int64 id keeps every
+ * digit), every plant checked as any input is, and laid out in memory as a checkpoint writes it:
+ * one canonical line a plant, in id order. Its snapshot reads it so, as it reads a file its index
+ * vouches for: one reader, of one layout. Where the store may be written, a checkpoint then writes
+ * it to disk with its wal-index (file-store.ts), so that every reader after this one finds it in
+ * that layout. A file that is not ours, or holds an invalid plant or a repeated id, is refused
+ * (`store_corrupt`) before anything is written, and never overwritten. Closes `fd`.
  */
-export function readStoreFile(fs: FileSystem, fd: number, path: string, size: number): StoreFileView {
-  const entries = scanStoreFile(fs, fd, path, size, true);
-  if (entries !== undefined) return new FileView(fs, fd, path, size, entries.size, entries);
+export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
   let text: string;
   try {
     const bytes = Buffer.allocUnsafe(size);
@@ -30,14 +29,15 @@ export function readStoreFile(fs: FileSystem, fd: number, path: string, size: nu
   } finally {
     fs.closeSync(fd);
   }
-  return anyLayout(text, path);
+  return normalised(text, path);
 }
 
-/** A store file in a layout of its own, read whole with the lossless parser, each plant checked. */
-function anyLayout(text: string, path: string): MemoryView {
+/** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
+function normalised(text: string, path: string): DatabaseReader {
   let document: unknown;
   try {
-    document = parseJson(text);
+    // A byte order mark, as some editors save UTF-8 with: RFC 8259 lets a parser ignore it.
+    document = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw storeCorruptError(path, `not valid JSON (${(error as Error).message})`);
   }
@@ -48,17 +48,22 @@ function anyLayout(text: string, path: string): MemoryView {
   if (version !== String(FORMAT_VERSION)) throw storeCorruptError(path, `unsupported format version ${version ?? String(document.plantStore)}`);
   if (!Array.isArray(document.plants)) throw storeCorruptError(path, '"plants" is not an array');
   const lines: string[] = [];
-  const entries = new EntriesBuilder();
+  const order = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
     const { plant, issues } = checkNewPlant(entry);
     if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalidPlant(issues).message}`);
-    entries.push(plant.id, index);
+    order.push(plant.id, index);
     lines.push(encodePlant(plant));
   });
-  const sorted = entries.build();
+  const sorted = order.build();
   // In id order, ties by position: the second of two equal ids is the one that repeats.
   for (let i = 1; i < sorted.size; i += 1) {
     if (sorted.idAt(i) === sorted.idAt(i - 1)) throw storeCorruptError(path, `plants[${sorted.valueAt(i)}]: id ${sorted.idAt(i)} appears twice`);
   }
-  return new MemoryView(sorted, lines);
+  const chunks: Buffer[] = [];
+  const starts = new EntriesBuilder();
+  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
+  for (let i = 0; i < sorted.size; i += 1) writer.text(sorted.idAt(i), lines[sorted.valueAt(i)] as string);
+  writer.end();
+  return new DatabaseReader(memoryBytes(Buffer.concat(chunks)), path, sorted.size, starts.build());
 }

@@ -6,7 +6,7 @@ import type { JournalTail } from './wal-tail.js';
 import { EntriesBuilder, find, type Entries, type SortedEntries } from './sorted-entries.js';
 import { storeCorruptError } from '../store-errors.js';
 import type { StoreFileWriter } from './database-file.js';
-import { heldAs, type StoreFileView, type StoreLine } from './database-reader.js';
+import { heldAs, type DatabaseReader, type StoreLine } from './database-reader.js';
 
 /** The journal as a snapshot saw it. */
 export interface JournalSeen {
@@ -26,9 +26,14 @@ export interface StoreSeen {
   path: string;
   /** What identifies its content (store-index.ts). */
   stamp: string;
-  view: StoreFileView;
-  /** Whether an index on disk vouches for it as it is: else a reader of it writes one, where it is worth it. */
+  view: DatabaseReader;
+  /** Whether an index on disk vouches for it as it is (or there is none to vouch for). */
   vouched: boolean;
+  /**
+   * Whether it was read whole, no index vouching for it (normalise.ts): in memory in our layout, it
+   * is written so, with its index, by the next checkpoint, and until then no index vouches for it.
+   */
+  readWhole: boolean;
 }
 
 /**

@@ -6,14 +6,12 @@ import { Snapshot } from './snapshot.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
 import { statFile, storeIoError } from '../store-errors.js';
 import { isReadOnly } from './read-only.js';
-import { readStoreFile } from './normalise.js';
-import { FileView, MemoryView, type StoreFileView } from './database-reader.js';
+import { readDatabaseWhole } from './normalise.js';
+import { DatabaseReader, fileBytes, memoryBytes } from './database-reader.js';
+import { EMPTY } from './database-file.js';
 import { indexPathOf, openIndex, storeStamp, vouches, writeIndex } from './wal-index.js';
 
-/**
- * Journal lines a reader reads as they are, past what the index holds; and store file plants a
- * reader with no index vouching for the file reads whole: past this many, an index is written.
- */
+/** Journal lines a reader reads as they are, past what the index holds: past this many, an index is written. */
 export const INDEX_WORTH = 1_000;
 
 /** The store's files as a look at them finds them: the store file's stamp, and the journal. */
@@ -25,7 +23,7 @@ export interface Stamp {
 /**
  * The files of one store on disk (the store file, `.journal`, `.index`) and how a snapshot is read
  * from them: the store file read where needed if its index vouches for it, else read whole and
- * checked; the journal from where the index stops. Every call goes through `fs`.
+ * checked (normalise.ts); the journal from where the index stops. Every call goes through `fs`.
  */
 export class StoreFiles {
   readonly journalPath: string;
@@ -52,7 +50,7 @@ export class StoreFiles {
    */
   open(stamp: Stamp): Snapshot | undefined {
     const { fs, path } = this;
-    let storeFile: StoreFileView = MemoryView.NONE;
+    let storeFile = new DatabaseReader(memoryBytes(Buffer.from(EMPTY)), path, 0);
     // No store file: nothing to vouch for.
     let vouched = true;
     let index: { entries: Entries & { close?(): void }; bytes: number; lines: number } = { entries: SortedEntries.EMPTY, bytes: 0, lines: 0 };
@@ -78,7 +76,8 @@ export class StoreFiles {
       const vouching = this.vouchingIndex(stamp);
       vouched = vouching !== undefined;
       try {
-        storeFile = vouching !== undefined ? new FileView(fs, fd, path, Number(info.size), vouching.header.plants) : readStoreFile(fs, fd, path, Number(info.size));
+        const size = Number(info.size);
+        storeFile = vouching !== undefined ? new DatabaseReader(fileBytes(fs, fd, size), path, vouching.header.plants) : readDatabaseWhole(fs, fd, path, size);
       } catch (error) {
         vouching?.entries.close();
         throw error;
@@ -90,7 +89,7 @@ export class StoreFiles {
       if (vouching !== undefined) index = { entries: vouching.entries, bytes: vouching.header.bytes, lines: vouching.header.lines };
     }
     try {
-      const store = { path, stamp: stamp.store, view: storeFile, vouched };
+      const store = { path, stamp: stamp.store, view: storeFile, vouched, readWhole: !vouched };
       const journal = { file: { id: stamp.journal.id, size: index.bytes }, wholeBytes: index.bytes, lines: index.lines, indexedBytes: index.bytes, indexedLines: index.lines };
       return this.readOn(new Snapshot(store, index.entries, JournalTail.empty(), journal, this.journalReader), stamp.journal);
     } catch (error) {
@@ -137,9 +136,10 @@ export class StoreFiles {
    * Writes the index of `snapshot`: the store file vouched for, the journal's entries up to where
    * its whole lines end. Returns the snapshot over that index; on failure (a full disk, a file
    * system that is read-only), or for a store made read-only, the one given: the index is a cache.
+   * None vouches for a store file read whole: it is in our layout only once a checkpoint wrote it.
    */
   writeIndex(snapshot: Snapshot): Snapshot {
-    if (!snapshot.store.view.canonical) return snapshot;
+    if (snapshot.store.readWhole) return snapshot;
     const entries = snapshot.journalEntries();
     const { journal } = snapshot;
     try {
@@ -175,8 +175,8 @@ export class StoreFiles {
   /**
    * The snapshot after a fold of `before` renamed its new store file, of `entries`' plants, into
    * place: that file, opened before the journal it holds is removed (a failure to open it leaves
-   * the journal), and no journal; an index, where one is worth it. `beforeRemove` may throw to keep
-   * the journal: the lease was lost.
+   * the journal), and no journal; and its index, whatever its size: every reader after it finds the
+   * file in our layout by it. `beforeRemove` may throw to keep the journal: the lease was lost.
    */
   afterFold(before: Snapshot, entries: SortedEntries, beforeRemove: () => void): Snapshot {
     this.forget(before);
@@ -190,7 +190,7 @@ export class StoreFiles {
       if (fd !== undefined) fs.closeSync(fd);
       throw storeIoError(path, 'reopen after writing', error);
     }
-    const storeFile = new FileView(fs, fd, path, Number(info.size), entries.size, entries);
+    const storeFile = new DatabaseReader(fileBytes(fs, fd, Number(info.size)), path, entries.size, entries);
     try {
       beforeRemove();
       removeJournal(this.journalPath, fs);
@@ -199,17 +199,18 @@ export class StoreFiles {
       throw error;
     }
     const none = { file: { id: undefined, size: 0 }, wholeBytes: 0, lines: 0, indexedBytes: 0, indexedLines: 0 };
-    const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalReader);
-    return this.leaveIndex(folded);
+    const folded = new Snapshot({ path, stamp: storeStamp(info), view: storeFile, vouched: false, readWhole: false }, SortedEntries.EMPTY, JournalTail.empty(), none, this.journalReader);
+    return this.writeIndex(folded);
   }
 
   /**
    * Writes an index of `snapshot` where its reader would read more than one would spare the next:
    * a journal tail of more than `tailPast` lines past what the index holds, or (`unvouched`) a
-   * store file no index vouches for. Returns the snapshot that follows (writeIndex).
+   * store file a checkpoint wrote whose index could not be written then. Returns the snapshot that
+   * follows (writeIndex).
    */
   leaveIndex(snapshot: Snapshot, { tailPast = INDEX_WORTH, unvouched = true } = {}): Snapshot {
-    const worth = snapshot.tail.lines > tailPast || (unvouched && !snapshot.store.vouched && snapshot.store.view.plants >= INDEX_WORTH);
+    const worth = snapshot.tail.lines > tailPast || (unvouched && !snapshot.store.vouched);
     return worth ? this.writeIndex(snapshot) : snapshot;
   }
 
@@ -251,7 +252,7 @@ export function sameStamp(a: Stamp, b: Stamp): boolean {
   return a.store === b.store && a.journal.id === b.journal.id && a.journal.size === b.journal.size;
 }
 
-function closeSnapshot(storeFile: StoreFileView, index: Entries & { close?(): void }): void {
+function closeSnapshot(storeFile: DatabaseReader, index: Entries & { close?(): void }): void {
   storeFile.close();
   index.close?.();
 }

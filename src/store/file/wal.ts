@@ -3,7 +3,7 @@ import { INT64_MAX, INT64_MIN } from '../../core/int64.js';
 import { encodePlant, plainLineId, readPlantJson } from '../../core/plant-json.js';
 import { fdatasync, syncDirectory, writeAll } from '../../fs/durable-file.js';
 import type { BigIntStats, FileSystem } from '../../fs/file-system.js';
-import { readLinesSync } from '../../fs/lines.js';
+import { readAtOf, readLinesSync } from '../../fs/lines.js';
 import { storeCorruptError, storeIoError, storeMaybeWrittenError } from '../store-errors.js';
 import { MAX_LINE_BYTES } from './database-file.js';
 
@@ -51,7 +51,7 @@ export function readJournal(fs: FileSystem, fd: number, path: string, from: numb
   const name = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${start}`);
   let wholeBytes: number;
   try {
-    wholeBytes = readLinesSync(fs, fd, from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo, start) => {
+    wholeBytes = readLinesSync(readAtOf(fs, fd), from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo, start) => {
       lines += 1;
       if (bytes === undefined) throw storeCorruptError(path, `${name(start)} is not JSON (longer than any plant: over ${MAX_LINE_BYTES} bytes)`);
       // Nearly every line: a plain canonical plant, checked on its bytes.
