@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { DEFAULT_FOLD_AT } from '../../src/store/file/file-store.js';
+import { DEFAULT_CHECKPOINT_AT } from '../../src/store/file/file-store.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
 import { readDatabaseWhole } from '../../src/store/file/normalise.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
@@ -160,7 +160,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     for (let id = 0n; id < BigInt(summary.counts.created); id += 1n) if (!ids.has(id)) throw new Error(`plant ${id} was counted as created but is not stored`);
   });
 
-  // Folds come when the journal outgrows DEFAULT_FOLD_AT lines and the store file's plants. The
+  // Folds come when the journal outgrows DEFAULT_CHECKPOINT_AT lines and the store file's plants. The
   // folding case starts from a journal 500 lines short of that, of deletions of ids never stored
   // (~2 MB, which fold to nothing): its fold is small and fits in the 300 KiB left, frees the
   // journal's room, and the appends after it fill the disk long before the next fold is due.
@@ -168,7 +168,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     ['appending to the journal', 30_000, 200 * 1024, false],
     ['folding the journal into the store file', 2_000, 300 * 1024, true],
   ])('serve (%s) on a store of %i plants: every plant answered 200 is stored, the rest get 503 with an Error body', async (_how, count, free, folds) => {
-    const journal = folds ? Array.from({ length: DEFAULT_FOLD_AT - 500 }, (_, i) => `{"delete":${2_000_000 + i}}\n`).join('') : '';
+    const journal = folds ? Array.from({ length: DEFAULT_CHECKPOINT_AT - 500 }, (_, i) => `{"delete":${2_000_000 + i}}\n`).join('') : '';
     const { dir, store } = await fullStore(8 * 1024 * 1024, count, free, journal);
     const home = await tempDir();
     const server = await startServer(home, ['--store', store]);

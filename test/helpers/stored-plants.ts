@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { PlantStore } from '../../src/core/store.js';
-import { encodeStore } from '../../src/store/file/database-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 
 /** Every plant a store holds, in id order, read through its own list, a page at a time. */
@@ -28,6 +28,6 @@ export async function storedPlants(path: string): Promise<Map<bigint, NewPlant>>
  * first command, which vouches for it with an index (else the next command would checkpoint it).
  */
 export async function checkpointedStore(path: string, plants: readonly NewPlant[]): Promise<void> {
-  await writeFile(path, encodeStore(plants));
+  await writeFile(path, encodeDatabase(plants));
   await (await FileStore.open(path)).close();
 }

@@ -200,7 +200,7 @@ describe.each([
 describe('a page is stable under concurrent creates', () => {
   it('lists every plant there before the listing began exactly once, while others are created', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const server = await startServer(new BatchingStore(await FileStore.open(path, { foldAt: 500 })));
+    const server = await startServer(new BatchingStore(await FileStore.open(path, { checkpointAt: 500 })));
     try {
       for (let id = 0; id < 3_000; id += 2) expect((await server.send({ body: `{"id":${id},"name":"even"}` })).status).toBe(200);
       let creating = true;

@@ -7,7 +7,7 @@ import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
 import type { Snapshot } from '../../src/store/file/snapshot.js';
 import { StoreFiles } from '../../src/store/file/store-files.js';
-import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/file/database-file.js';
+import { encodeDatabase, INDENT, DatabaseWriter } from '../../src/store/file/database-file.js';
 import { readDatabaseWhole } from '../../src/store/file/normalise.js';
 import { DatabaseReader, fileBytes } from '../../src/store/file/database-reader.js';
 import { DatabaseLines } from '../../src/store/file/database-lines.js';
@@ -24,7 +24,7 @@ const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).m
 function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
   const starts = new Map<bigint, number>();
-  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
   list.forEach((p, i) => {
     const line = encodePlant(p);
     if (asBytes[i] === true) {
@@ -43,7 +43,7 @@ function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): {
 /** The store file a fold of `snapshot` writes. */
 function folded(snapshot: Snapshot | undefined): string {
   const chunks: Buffer[] = [];
-  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)));
   snapshot?.writeTo(writer);
   writer.end();
   return Buffer.concat(chunks).toString('utf8');
@@ -64,7 +64,7 @@ describe('the store file as a fold writes it', () => {
     fc.assert(
       fc.property(plants, fc.array(fc.boolean(), { maxLength: 12 }), (list, asBytes) => {
         const { text, starts } = written(list, asBytes);
-        expect(text).toBe(encodeStore(list));
+        expect(text).toBe(encodeDatabase(list));
         const bytes = Buffer.from(text);
         for (const p of list) {
           const start = (starts.get(p.id) as number) + INDENT.length;
@@ -76,7 +76,7 @@ describe('the store file as a fold writes it', () => {
 
   it('writes a line longer than the chunks it gathers whole, as text or as bytes', () => {
     const chunks: Buffer[] = [];
-    const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+    const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)));
     const long = `{"id":1,"name":"${'é'.repeat(400_000)}"}`;
     const longer = Buffer.from(`{"id":2,"name":"${'a'.repeat(1_500_000)}"}`);
     writer.text(1n, long);
@@ -114,8 +114,8 @@ describe('the store file as a fold writes it', () => {
         const files = new StoreFiles(NODE_FS, path);
         const snapshot = files.open(files.stamp());
         try {
-          expect(snapshot?.store.readWhole).toBe(true);
-          expect(folded(snapshot)).toBe(encodeStore(after));
+          expect(snapshot?.database.readWhole).toBe(true);
+          expect(folded(snapshot)).toBe(encodeDatabase(after));
         } finally {
           files.forget(snapshot);
         }
@@ -150,7 +150,7 @@ describe('the store file as a fold writes it', () => {
     const files = new StoreFiles(NODE_FS, path);
     const snapshot = files.open(files.stamp());
     try {
-      expect(folded(snapshot)).toBe(encodeStore([...expected.values()].sort((a, b) => (a.id < b.id ? -1 : 1))));
+      expect(folded(snapshot)).toBe(encodeDatabase([...expected.values()].sort((a, b) => (a.id < b.id ? -1 : 1))));
     } finally {
       files.forget(snapshot);
     }
@@ -185,7 +185,7 @@ describe('the store file as a fold writes it', () => {
     const path = join(await tempDir(), 'plants.json');
     // 5,000 plants, ids sparse and signed, a few names long enough to span the reads of a search.
     const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({ id: BigInt(i * 7919 - 20_000_000), name: i % 97 === 0 ? `long ${'x'.repeat(9_000)}` : `plant ${i}` }));
-    writeFileSync(path, encodeStore(list));
+    writeFileSync(path, encodeDatabase(list));
     const view = readVouched(path, list.length);
     try {
       for (let i = 0; i < list.length; i += 37) {
@@ -206,7 +206,7 @@ describe('the store file as a fold writes it', () => {
     const path = join(await tempDir(), 'plants.json');
     // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
     const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
-    writeFileSync(path, encodeStore(list));
+    writeFileSync(path, encodeDatabase(list));
     const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
     const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
     try {
@@ -226,10 +226,10 @@ describe('the store file as a fold writes it', () => {
 
   it('is read whole into memory, in id order, when written in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
-    writeFileSync(path, encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    writeFileSync(path, encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
     const view = readWhole(path);
     expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
     view.close();
-    expect(readFileSync(path, 'utf8')).toBe(encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { encodeStore } from '../../src/store/file/database-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
 import { storedPlants } from '../helpers/stored-plants.js';
@@ -65,7 +65,7 @@ describe('a store file no index vouches for', () => {
     const first = await FileStore.open(path);
     expect(await first.get(2n ** 60n - 7n)).toEqual(plants[1]);
     await first.close();
-    expect(await readFile(path, 'utf8')).toBe(encodeStore(expected));
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase(expected));
     expect(existsSync(`${path}.index`)).toBe(true);
     expect(existsSync(`${path}.journal`)).toBe(false);
 
@@ -103,7 +103,7 @@ describe('a store file no index vouches for', () => {
     const path = await storePath();
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
     const store = await FileStore.open(path);
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }]));
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'Fern' }]));
     await store.addAll([{ id: 2n, name: 'Oak' }, { id: 3n, name: 'Pine' }]);
     await store.close();
     expect(await names(path)).toEqual(['Fern', 'Oak', 'Pine']);
@@ -132,7 +132,7 @@ describe('a store file no index vouches for', () => {
 
   it('checks every plant before it writes anything: one invalid plant last, and nothing is written beside the file', async () => {
     const path = await storePath();
-    const content = encodeStore(Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(3_000 - i), name: `p${i}` }))).replace('{"id":1,"name":"p2999"}', '{"id":1.5,"name":"p2999"}');
+    const content = encodeDatabase(Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(3_000 - i), name: `p${i}` }))).replace('{"id":1,"name":"p2999"}', '{"id":1.5,"name":"p2999"}');
     await writeFile(path, content);
     await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('plants[2999]: invalid plant') });
     expect(readdirSync(join(path, '..'))).toEqual(['plants.json']);
@@ -151,7 +151,7 @@ describe('a store file no index vouches for', () => {
     rmdirSync(`${path}.lock`);
     expect(await store.addAll([{ id: 1n, name: 'Fern' }])).toEqual(['added']);
     await store.close();
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 2n, name: 'Oak' }]));
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 2n, name: 'Oak' }]));
     expect(existsSync(`${path}.index`)).toBe(true);
     expect(await names(path)).toEqual(['Fern', 'Oak']);
   });

@@ -84,7 +84,7 @@ describe('a temporary file a crash left', () => {
     symlinkSync(elsewhere, join(dir, 'plants.json.link0000.tmp'));
     const notFiles = ['plants.json.dir00000.tmp', 'plants.json.link0000.tmp'];
 
-    const store = await FileStore.open(path, { foldAt: 10 });
+    const store = await FileStore.open(path, { checkpointAt: 10 });
     // Reads and writes that do not fold do not look: reading a directory costs what it holds.
     expect(await store.addAll(plants(1, 5))).toEqual(Array(5).fill('added'));
     await store.get(1n);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalPlant, encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { encodeStore } from '../../src/store/file/database-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { allPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -96,7 +96,7 @@ describe('a store the previous release left', () => {
     const store = await FileStore.open(path);
     expect([...(await allPlants(store)).values()]).toEqual(expected);
     await store.close();
-    expect(readFileSync(path, 'utf8')).toBe(encodeStore(expected));
+    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase(expected));
     expect(existsSync(`${path}.journal`)).toBe(false);
     const again = await FileStore.open(path);
     expect((await again.list({ limit: 2_000 })).map(encodePlant)).toEqual(expected.map(encodePlant));

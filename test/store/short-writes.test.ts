@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { FileStore } from '../../src/store/file/file-store.js';
-import { encodeStore } from '../../src/store/file/database-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { allPlants, checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
@@ -41,7 +41,7 @@ describe('the file store on a full disk', () => {
   it('fails a fold that does not fit as store_io, and leaves the store file and the journal as they were', async () => {
     const path = join(await tempDir(), 'plants.json');
     const fs = faultyFs();
-    const store = await FileStore.open(path, { fs, foldAt: 0 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 0 });
     await store.addAll(batch(0, 100));
     await store.addAll(batch(100, 100));
     const file = await readFile(path);
@@ -58,7 +58,7 @@ describe('the file store on a full disk', () => {
 
   it('writes whole lines and whole files when every write is cut short without an error', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const store = await FileStore.open(path, { fs: faultyFs(Infinity, 3), foldAt: 0 });
+    const store = await FileStore.open(path, { fs: faultyFs(Infinity, 3), checkpointAt: 0 });
     await store.addAll(batch(0, 50));
     await store.addAll(batch(50, 50));
     await store.deleteAll([7n]);
@@ -82,7 +82,7 @@ describe('the file store on a full disk', () => {
         return NODE_FS.openSync(file, flags, mode);
       }) as FileSystem['openSync'],
     };
-    const store = await FileStore.open(path, { fs, foldAt: 10 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 10 });
     const file = await readFile(path);
     expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
     expect(folds.tried).toBe(0);
@@ -113,7 +113,7 @@ describe('the file store on a full disk', () => {
         return NODE_FS.openSync(file, flags, mode);
       }) as FileSystem['openSync'],
     };
-    const store = await FileStore.open(path, { fs, foldAt: 100 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 100 });
     await store.addAll(batch(100, 100));
     const file = await readFile(path);
     // 100 short lines take part of one page: the next lines fit in it, a new store file does not.
@@ -171,7 +171,7 @@ describe('a fold that fails after its rename', () => {
         NODE_FS.fsyncSync(fd);
       }) as FileSystem['fsyncSync'],
     };
-    const store = await FileStore.open(join(dir, 'plants.json'), { fs, foldAt: 10 });
+    const store = await FileStore.open(join(dir, 'plants.json'), { fs, checkpointAt: 10 });
     const { path } = store;
     expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
     const journal = await readFile(`${path}.journal`);
@@ -180,7 +180,7 @@ describe('a fold that fails after its rename', () => {
     expect(renamed && failed).toBe(true);
     expect(failure).toMatchObject({ code: 'store_io', effect: 'none', message: `${action} ${path}: ${reason}` });
     // Renamed: the new file holds the plants acknowledged, and only those; the journal is kept.
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([...batch(0, 5), ...batch(100, 10)]));
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([...batch(0, 5), ...batch(100, 10)]));
     expect(await readFile(`${path}.journal`)).toEqual(journal);
     const acknowledged = [...ids(0, 5), ...ids(100, 10)];
     expect([...(await allPlants(store)).keys()]).toEqual(acknowledged);

@@ -19,7 +19,7 @@ describeStoreConformance('the JSON file store', {
   async open() {
     const path = join(await tempDir(), 'plants.json');
     // Folds at every write: the store file is read and written, not only the journal.
-    return { store: await FileStore.open(path, { foldAt: 0 }), reopen: () => FileStore.open(path) };
+    return { store: await FileStore.open(path, { checkpointAt: 0 }), reopen: () => FileStore.open(path) };
   },
 });
 

@@ -9,7 +9,7 @@ import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
-import { journalPathOf } from '../../store/file/wal.js';
+import { walPathOf } from '../../store/file/store-paths.js';
 import type { Context } from '../context.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
 import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
@@ -36,7 +36,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     ],
     [
       options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
-      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
+      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: walPathOf(target) }] : []),
     ],
     ctx.fs,
   );

@@ -1,17 +1,18 @@
-import { etagOfFor } from '../../core/decide.js';
 import { isPlantsError } from '../../core/errors.js';
 import type { NewPlant } from '../../core/schemas.js';
 import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
 import { NODE_FS, type FileSystem } from '../../fs/file-system.js';
-import { adding, deleting, patching, putting, type Decision } from './changes.js';
-import { DEFAULT_FOLD_AT, foldJournal, FoldPolicy } from './checkpoint.js';
-import { DELETED, JournalAppender } from './wal.js';
-import type { Snapshot } from './snapshot.js';
+import { walValues, writerOf, type Decision } from './changes.js';
+import { checkpoint, CheckpointPolicy, DEFAULT_CHECKPOINT_AT } from './checkpoint.js';
 import { isReadOnly, refuseReadOnly } from './read-only.js';
-import { realStorePath, sameStamp, StoreFiles } from './store-files.js';
-import { interruptedError, lockStore, underLease, type HeldLock } from './store-lock.js';
+import type { Snapshot } from './snapshot.js';
+import { sameStamp, StoreFiles } from './store-files.js';
+import { Holds, type HeldLock } from './lock-lease.js';
+import { interruptedError, lockStore } from './store-lock.js';
+import { realStorePath } from './store-paths.js';
+import { WalAppender } from './wal-appender.js';
 
-export { DEFAULT_FOLD_AT } from './checkpoint.js';
+export { DEFAULT_CHECKPOINT_AT } from './checkpoint.js';
 
 export interface FileStoreOptions {
   /** How long to wait for another process's lock before giving up with `store_locked` (default 30 s). */
@@ -22,45 +23,43 @@ export interface FileStoreOptions {
   fs?: FileSystem;
   /** Aborted: waits for no lock and begins no write any more, each failing as `interrupted`; the write under way is finished. */
   stop?: AbortSignal;
-  /** See fold.ts; tests fold small stores with less. */
-  foldAt?: number;
+  /** See checkpoint.ts; tests checkpoint small stores with less. */
+  checkpointAt?: number;
   /** Opened to write (a server): a store plants must not write (read-only.ts) is refused now, not at the first write. */
   writing?: boolean;
 }
 
 /**
- * A run of writes that goes on (a server, an import) indexes its journal tail once it outgrows the
- * index and this many lines, at doubling sizes, so indexing costs it O(1) a line; a reader beside
+ * A run of writes that goes on (a server, an import) indexes its WAL tail once it outgrows the
+ * wal-index and this many lines, at doubling sizes, so indexing costs it O(1) a line; a reader beside
  * it reads up to that many lines as they are. What it leaves is indexed when it closes.
  */
 const INDEX_IN_A_RUN = 100_000;
 
 /**
- * How long a read waits for the lock to checkpoint a store file no index vouches for: a holder
- * that keeps it longer is writing, and its writes checkpoint the file; the read answers from memory.
+ * How long a read waits for the lock to checkpoint a database file no wal-index vouches for: a
+ * holder that keeps it longer is writing, and its writes checkpoint it; the read answers from memory.
  */
 const NORMALISE_WAIT_MS = 1_000;
 
 /**
- * The JSON file store: `<store>` (store-file.ts), `<store>.journal` (journal.ts) and the
- * `<store>.index` a reader finds its way by (store-index.ts); docs/store.md tells how they fit.
+ * The JSON file store, built as SQLite's WAL mode is (docs/store.md): a database file
+ * (database-file.ts), its WAL (wal.ts) and the wal-index a reader finds its way by (wal-index.ts).
  * Reads take no lock: each reads one snapshot (snapshot.ts) of the files, read on where another
  * process changed them. Writes are made under a lease on the cross-process lock (store-lock.ts),
  * held for one `hold` by whoever batches writes (a server, an import's batch): each appends its
- * lines to the journal and is acknowledged once they are fsynced; a write that makes the journal
- * outgrow the store file first folds it into a new store file (fold.ts).
+ * lines to the WAL and is acknowledged once they are fsynced; a write that makes the WAL outgrow
+ * the database file first checkpoints it into a new database file (checkpoint.ts).
  */
 export class FileStore implements PlantStore {
   readonly path: string;
   private readonly files: StoreFiles;
-  private readonly appender: JournalAppender;
-  private readonly folds: FoldPolicy;
+  private readonly appender: WalAppender;
+  private readonly checkpoints: CheckpointPolicy;
   /** The store as this process last read or wrote it. */
   private snapshot: Snapshot | undefined;
-  /** Whether a hold is under way: while its lease is held, no other process writes. */
-  private holding = false;
-  private holds: Promise<unknown> = Promise.resolve();
-  /** The stamp of the store file a read last tried to checkpoint (normalised): tried once. */
+  private readonly holds = new Holds();
+  /** The stamp of the database file a read last tried to checkpoint (normalised): tried once. */
   private normalising: string | undefined;
 
   private constructor(
@@ -70,15 +69,15 @@ export class FileStore implements PlantStore {
     const fs = options.fs ?? NODE_FS;
     this.path = realStorePath(fs, path);
     this.files = new StoreFiles(fs, this.path);
-    this.appender = new JournalAppender(this.files.journalPath, fs);
-    this.folds = new FoldPolicy(options.foldAt ?? DEFAULT_FOLD_AT);
+    this.appender = new WalAppender(this.files.walPath, fs);
+    this.checkpoints = new CheckpointPolicy(options.checkpointAt ?? DEFAULT_CHECKPOINT_AT);
   }
 
   /** The store at `path` (created on the first write), read and checked now: one not ours is `store_corrupt`. */
   static async open(path: string, options: FileStoreOptions = {}): Promise<FileStore> {
     const store = new FileStore(path, options);
     await store.read(() => undefined);
-    if (options.writing === true) refuseReadOnly(store.files.fs, store.path, store.files.journalPath);
+    if (options.writing === true) refuseReadOnly(store.files.fs, store.path, store.files.walPath);
     return store;
   }
 
@@ -113,24 +112,12 @@ export class FileStore implements PlantStore {
 
   /** Runs `work` under a lease of the lock, waiting `waitMs` at most for it; one hold at a time. */
   private locked<T>(waitMs: number, onWait: (() => void) | undefined, work: (leased: () => Promise<HeldLock>) => Promise<T>): Promise<T> {
-    const take = () => lockStore(this.path, waitMs, onWait, this.files.fs, this.options.stop);
-    const run = this.holds.then(() =>
-      underLease(take, async (leased) => {
-        this.holding = true;
-        try {
-          return await work(leased);
-        } finally {
-          this.holding = false;
-        }
-      }),
-    );
-    this.holds = run.catch(() => undefined);
-    return run;
+    return this.holds.run(() => lockStore(this.path, waitMs, onWait, this.files.fs, this.options.stop), work);
   }
 
-  /** Waits for the holds under way, leaves an index where the next reader would need one (StoreFiles.leaveIndex), and closes the files. */
+  /** Waits for the holds under way, leaves a wal-index where the next reader would need one (StoreFiles.leaveIndex), and closes the files. */
   async close(): Promise<void> {
-    await this.holds;
+    await this.holds.done();
     if (this.snapshot !== undefined) this.snapshot = this.files.leaveIndex(this.snapshot);
     this.appender.close();
     this.files.forget(this.snapshot);
@@ -139,47 +126,31 @@ export class FileStore implements PlantStore {
 
   /** The writes of one hold, one after another, each on the store as the one before left it. */
   private writer(leased: () => Promise<HeldLock>): PlantWriter {
-    let turn: Promise<unknown> = Promise.resolve();
-    const inTurn = <O>(decide: Decision<O>) => {
-      const run = turn.then(async () => {
-        if (this.options.stop?.aborted === true) throw interruptedError(this.path);
-        return this.write(await leased(), decide);
-      });
-      turn = run.catch(() => undefined);
-      return run;
-    };
-    return {
-      addAll: (plants) => inTurn(adding(plants)),
-      putAll: async (puts) => inTurn(putting(puts, await etagOfFor(puts))),
-      patchAll: async (patches) => inTurn(patching(patches, await etagOfFor(patches))),
-      deleteAll: async (targets) => inTurn(deleting(targets, await etagOfFor(targets))),
-    };
+    return writerOf(async (decide) => {
+      if (this.options.stop?.aborted === true) throw interruptedError(this.path);
+      return this.write(await leased(), decide);
+    });
   }
 
   /**
-   * One write: decided on the store as it is, folded first when due, appended, and once durable,
+   * One write: decided on the store as it is, checkpointed first when due, appended, and once durable,
    * the next snapshot. Each change on disk confirms the lease first. A failure forgets the snapshot:
    * the next call reads the files again rather than trust what this one may have left half done.
    */
   private async write<O>(lease: HeldLock, decide: Decision<O>): Promise<O[]> {
     // Whatever the write would change (even nothing: a duplicate), a store made read-only refuses it.
-    refuseReadOnly(this.files.fs, this.path, this.files.journalPath);
+    refuseReadOnly(this.files.fs, this.path, this.files.walPath);
     try {
       let snapshot = (this.snapshot = this.files.current(this.snapshot));
       const { outcomes, changes } = decide(snapshot);
       const { ids, lines } = changes;
       if (lines.length === 0) return outcomes;
-      if (this.folds.due(snapshot, lines.length)) snapshot = this.snapshot = foldJournal(this.files, snapshot, lease, this.folds);
-      // Where each line will start: the append cuts any torn tail back to the whole lines first.
-      const values: number[] = [];
-      let start = snapshot.journal.wholeBytes;
-      for (const line of lines) {
-        values.push(changes.deleted ? DELETED : start);
-        start += Buffer.byteLength(line) + 1;
-      }
+      if (this.checkpoints.due(snapshot, lines.length)) snapshot = this.snapshot = checkpoint(this.files, snapshot, lease, this.checkpoints);
+      // The append cuts any torn tail back to the whole lines first: its lines start there.
+      const values = walValues(changes, snapshot.wal.wholeBytes);
       // Nothing yields between this look and the append's first change (the cut of a torn tail, or its write).
       lease.confirm();
-      const file = await this.appender.append(lines, snapshot.journal.file, snapshot.journal.wholeBytes);
+      const file = await this.appender.append(lines, snapshot.wal.file, snapshot.wal.wholeBytes);
       this.snapshot = this.files.leaveIndex(snapshot.appended(snapshot.tail.with(ids, values), file, file.size), { tailPast: Math.max(INDEX_IN_A_RUN, snapshot.index.size), unvouched: false });
       return outcomes;
     } catch (error) {
@@ -190,12 +161,12 @@ export class FileStore implements PlantStore {
 
   /**
    * A read, on one snapshot. During a hold, its last write's: no other process writes. Else the
-   * files as they are now; a read that fails as they change under it (a fold removed the journal
+   * files as they are now; a read that fails as they change under it (a checkpoint removed the WAL
    * it was reading a line of, an append cut a torn tail and wrote over it as it was read) is tried
    * again, and after three tries spoiled by writers, under the lock.
    */
   private async read<T>(work: (snapshot: Snapshot) => T): Promise<T> {
-    if (this.holding && this.snapshot !== undefined) return work(this.snapshot);
+    if (this.holds.holding && this.snapshot !== undefined) return work(this.snapshot);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const stamp = this.files.stamp();
       try {
@@ -210,21 +181,21 @@ export class FileStore implements PlantStore {
   }
 
   /**
-   * The snapshot, its store file checkpointed where it was read whole (no index vouching for it:
-   * edited by hand, copied, never indexed): at once, under the lock, so that every reader after
-   * this one finds it in our layout with its index. Not where it cannot be written: a store made
+   * The snapshot, its database file checkpointed where it was read whole (no wal-index vouching for
+   * it: edited by hand, copied, never indexed): at once, under the lock, so that every reader after
+   * this one finds it in our layout with its wal-index. Not where it cannot be written: a store made
    * read-only, a read-only file system, a lock held past NORMALISE_WAIT_MS; the snapshot in memory
-   * answers then, and nothing is written. Tried once for each store file a process meets.
+   * answers then, and nothing is written. Tried once for each database file a process meets.
    */
   private async normalised(snapshot: Snapshot): Promise<Snapshot> {
-    if (!snapshot.store.readWhole || this.holding || this.normalising === snapshot.store.stamp) return snapshot;
-    this.normalising = snapshot.store.stamp;
-    if (isReadOnly(this.files.fs, this.path, this.files.journalPath)) return snapshot;
+    if (!snapshot.database.readWhole || this.holds.holding || this.normalising === snapshot.database.stamp) return snapshot;
+    this.normalising = snapshot.database.stamp;
+    if (isReadOnly(this.files.fs, this.path, this.files.walPath)) return snapshot;
     try {
       return await this.locked(NORMALISE_WAIT_MS, undefined, async (leased) => {
         const lease = await leased();
         const current = (this.snapshot = this.files.current(this.snapshot));
-        return current.store.readWhole ? (this.snapshot = foldJournal(this.files, current, lease, this.folds)) : current;
+        return current.database.readWhole ? (this.snapshot = checkpoint(this.files, current, lease, this.checkpoints)) : current;
       });
     } catch (error) {
       if (!isPlantsError(error) || !['store_locked', 'store_io', 'interrupted'].includes(error.code)) throw error;

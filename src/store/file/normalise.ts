@@ -3,7 +3,7 @@ import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
 import { encodePlant } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import { storeCorruptError, storeIoError } from '../store-errors.js';
-import { FORMAT_VERSION, StoreFileWriter } from './database-file.js';
+import { FORMAT_VERSION, DatabaseWriter } from './database-file.js';
 import { DatabaseReader, memoryBytes } from './database-reader.js';
 import { EntriesBuilder } from './sorted-entries.js';
 
@@ -62,7 +62,7 @@ function normalised(text: string, path: string): DatabaseReader {
   }
   const chunks: Buffer[] = [];
   const starts = new EntriesBuilder();
-  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
   for (let i = 0; i < sorted.size; i += 1) writer.text(sorted.idAt(i), lines[sorted.valueAt(i)] as string);
   writer.end();
   return new DatabaseReader(memoryBytes(Buffer.concat(chunks)), path, sorted.size, starts.build());

@@ -1,24 +1,21 @@
 import { isPlantsError } from '../../core/errors.js';
 import { INT64_MAX, INT64_MIN } from '../../core/int64.js';
 import { encodePlant, plainLineId, readPlantJson } from '../../core/plant-json.js';
-import { fdatasync, syncDirectory, writeAll } from '../../fs/durable-file.js';
 import type { BigIntStats, FileSystem } from '../../fs/file-system.js';
 import { readAtOf, readLinesSync } from '../../fs/lines.js';
-import { storeCorruptError, storeIoError, storeMaybeWrittenError } from '../store-errors.js';
+import { storeCorruptError, storeIoError } from '../store-errors.js';
 import { MAX_LINE_BYTES } from './database-file.js';
 
 /**
- * `<store>.journal`: every change since the store file was last written, one JSON line each: a
- * plant added (`{"id":1,"name":"Fern"}`) or an id deleted (`{"delete":1}`). Appending a batch costs
- * O(batch), where rewriting the store costs O(store): this is what lets a server answer thousands
- * of durable writes a second. A batch is acknowledged only once its lines are fsynced; a crash
- * mid-append leaves a torn last line, which was never acknowledged and is dropped. The journal is
- * folded into the store file now and then, and then removed; folding it again (a crash between
- * the two) changes nothing, since each id's last line in the journal is its state.
+ * The WAL (write-ahead log), on disk `<store>.journal` (store-paths.ts): every change since the
+ * database file was last checkpointed, one JSON line each: a plant's whole state
+ * (`{"id":1,"name":"Fern"}`) or an id deleted (`{"delete":1}`). Appending a batch costs O(batch),
+ * where rewriting the database file costs O(store): this is what lets a server answer thousands of
+ * durable writes a second. A batch is acknowledged only once its lines are fsynced (wal-appender.ts);
+ * a crash mid-append leaves a torn last line, which was never acknowledged and is dropped. A
+ * checkpoint folds the WAL into the database file now and then, and then removes it; folding it
+ * again (a crash between the two) changes nothing, since each id's last line in the WAL is its state.
  */
-export function journalPathOf(storePath: string): string {
-  return `${storePath}.journal`;
-}
 
 /** The line that deletes a plant. */
 export function deleteLine(id: bigint): string {
@@ -26,10 +23,10 @@ export function deleteLine(id: bigint): string {
 }
 
 /**
- * What the journal says of an id, as an entry's value (in a snapshot, and in the index): where its
+ * What the WAL says of an id, as an entry's value (in a snapshot, and in the wal-index): where its
  * last line starts, for a line in canonical form (as plants writes them); DELETED where that line
- * deletes it; and for a line in another form (a journal edited by hand), `rewritten(start)`: its
- * plant is read through the lossless parser, and written in canonical form by a fold.
+ * deletes it; and for a line in another form (a WAL edited by hand), `rewritten(start)`: its plant
+ * is read through the lossless parser, and written in canonical form by a checkpoint.
  */
 export const DELETED = -1;
 
@@ -40,13 +37,13 @@ export function rewritten(start: number): number {
 const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
 
 /**
- * Reads the journal's whole lines from byte `from` to byte `to` (its size when looked at), checking
+ * Reads the WAL's whole lines from byte `from` to byte `to` (its size when looked at), checking
  * each, and hands on what each says of its id: where it starts, or DELETED. A line that says
- * nothing valid makes the store corrupt, named by its number when the read starts at the journal's
+ * nothing valid makes the store corrupt, named by its number when the read starts at the WAL's
  * start, else by where it is. Returns the lines read and where the whole ones end: a torn tail
  * beyond is left for the next append to cut.
  */
-export function readJournal(fs: FileSystem, fd: number, path: string, from: number, to: number, onEntry: (id: bigint, value: number) => void): { lines: number; wholeBytes: number } {
+export function readWal(fs: FileSystem, fd: number, path: string, from: number, to: number, onEntry: (id: bigint, value: number) => void): { lines: number; wholeBytes: number } {
   let lines = 0;
   const name = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${start}`);
   let wholeBytes: number;
@@ -87,18 +84,18 @@ export interface LineBytes {
 }
 
 /**
- * Journal lines are read by where they start: the first in a block of FIRST_BYTES (a command reads
- * a plant or a page), those after it in blocks of BLOCK_BYTES (a fold reads them mostly in order).
+ * WAL lines are read by where they start: the first in a block of FIRST_BYTES (a command reads a
+ * plant or a page), those after it in blocks of BLOCK_BYTES (a checkpoint reads them mostly in order).
  */
 const FIRST_BYTES = 4 * 1024;
 const BLOCK_BYTES = 64 * 1024;
 
 /**
- * The lines of one journal file by where they start, through its descriptor, a block at a time.
+ * The lines of one WAL file by where they start, through its descriptor, a block at a time.
  * Only bytes below the whole lines' end are ever asked for: a torn tail beyond may be cut and
  * written over by the next append, but what is below never changes while the file lives.
  */
-export class JournalReader {
+export class WalReader {
   private block = Buffer.alloc(0);
   private blockStart = 0;
 
@@ -150,102 +147,54 @@ export class JournalReader {
 }
 
 /**
- * A journal file's identity: its inode number and, where the file system keeps one, its birth
- * time. An inode number alone is reused: a journal removed by hand and made again may get the
- * number of the one before, and an index of the old one must not vouch for the new one.
+ * A WAL file's identity: its inode number and, where the file system keeps one, its birth time.
+ * An inode number alone is reused: a WAL removed by hand and made again may get the number of the
+ * one before, and a wal-index of the old one must not vouch for the new one.
  */
-export function journalId(stats: Pick<BigIntStats, 'ino' | 'birthtimeNs'>): bigint {
+export function walId(stats: Pick<BigIntStats, 'ino' | 'birthtimeNs'>): bigint {
   return (stats.birthtimeNs << 64n) | stats.ino;
 }
 
-/** The journal file as last seen: its identity (undefined: no file) and size (a torn tail included). */
-export interface JournalFile {
+/** The WAL file as last seen: its identity (undefined: no file) and size (a torn tail included). */
+export interface WalFile {
   id: bigint | undefined;
   size: number;
 }
 
 /**
- * Appends batches to the journal through one open file, kept open between batches (a server
- * appends hundreds a second), and reopened when the journal on disk is another file.
+ * The reader of the WAL file a snapshot saw, opened when first needed, not with the snapshot: a
+ * checkpoint that removed that WAL since is found here, as a WAL that changed, and the read is made
+ * again on the files as they are. Kept open while it is the same file.
  */
-export class JournalAppender {
-  private fd: number | undefined;
-  private fdId: bigint | undefined;
-  /**
-   * Whether the journal's name is not known durable yet: its directory is synced at the first
-   * append through each opening, until that succeeds. Not only for a journal this process makes:
-   * the writer that made it may have died before its directory sync, or seen that sync fail, and
-   * a line acknowledged in a file whose name a power cut can undo would be lost with it.
-   */
-  private nameUnsynced = false;
+export class WalOpener {
+  private open: { id: bigint; reader: WalReader } | undefined;
 
   constructor(
-    private readonly path: string,
     private readonly fs: FileSystem,
+    private readonly path: string,
   ) {}
 
-  /**
-   * Appends the lines durably (every byte written, fdatasynced; the file's directory entry too, once)
-   * after the journal's `wholeBytes`, cutting a torn tail first. Returns the journal file as it now
-   * is. On failure (a full disk) the journal is cut back to `wholeBytes`: what was not acknowledged
-   * is not left for a later read to find.
-   */
-  async append(lines: readonly string[], seen: JournalFile, wholeBytes: number): Promise<JournalFile> {
-    const data = Buffer.from(`${lines.join('\n')}\n`);
-    let fd: number | undefined;
+  reader(wal: WalFile): WalReader {
+    if (this.open !== undefined && this.open.id === wal.id) return this.open.reader;
+    this.close();
+    let fd: number;
     try {
-      if (this.fd !== undefined && (seen.id === undefined || seen.id !== this.fdId)) this.close();
-      if (this.fd === undefined) {
-        // O_APPEND: every write lands at the end, also after a short one.
-        this.fd = this.fs.openSync(this.path, 'a');
-        this.fdId = journalId(this.fs.fstatSync(this.fd, { bigint: true }));
-        this.nameUnsynced = true;
-      }
-      fd = this.fd;
-      // Only ever shortened: a size larger than the file would pad it with NUL bytes.
-      if (this.fs.fstatSync(fd).size > wholeBytes) this.fs.ftruncateSync(fd, wholeBytes);
-      await writeAll(this.fs, fd, data);
-      await fdatasync(this.fs, fd);
-      if (this.nameUnsynced) {
-        syncDirectory(this.path, this.fs);
-        this.nameUnsynced = false;
-      }
-      return { id: this.fdId, size: wholeBytes + data.length };
+      fd = this.fs.openSync(this.path, 'r');
     } catch (error) {
-      // Not durable, so reported as not done: take the lines back out, lest a read find them.
-      let takenBack = true;
-      if (fd !== undefined) {
-        try {
-          this.fs.ftruncateSync(fd, wholeBytes);
-          this.fs.fdatasyncSync(fd);
-        } catch {
-          takenBack = false;
-        }
-      }
-      this.close();
-      throw takenBack ? storeIoError(this.path, 'append to', error) : storeMaybeWrittenError(this.path, 'append to', error);
+      throw storeIoError(this.path, 'read', error);
     }
+    const id = walId(this.fs.fstatSync(fd, { bigint: true }));
+    const reader = new WalReader(this.fs, fd, this.path);
+    if (id !== wal.id) {
+      reader.close();
+      throw storeIoError(this.path, 'read', new Error('the journal changed while it was read'));
+    }
+    this.open = { id, reader };
+    return reader;
   }
 
   close(): void {
-    const fd = this.fd;
-    this.fd = undefined;
-    this.fdId = undefined;
-    if (fd !== undefined) {
-      try {
-        this.fs.closeSync(fd);
-      } catch {
-        // A close that fails loses nothing: every append was fdatasynced before it was acknowledged.
-      }
-    }
-  }
-}
-
-/** Removes the journal once folded; one left behind (a failure here) is folded again harmlessly. */
-export function removeJournal(path: string, fs: FileSystem): void {
-  try {
-    fs.unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storeIoError(path, 'remove', error);
+    this.open?.reader.close();
+    this.open = undefined;
   }
 }
