@@ -202,6 +202,26 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
+  it('is read back exactly from memory when read whole, its layout held in chunks, whatever id is asked for', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // Over 3 MiB laid out by hand, in reverse order: held as several chunks, lines across their edges.
+    const list: NewPlant[] = Array.from({ length: 6_000 }, (_, i) => ({ id: BigInt(i * 3 - 9_000), name: `${'é'.repeat(i % 11)}${'x'.repeat(250 + (i % 300))}` }));
+    writeFileSync(path, JSON.stringify({ plants: [...list].reverse().map((p) => ({ name: p.name, id: Number(p.id) })), plantStore: 1 }, null, 1));
+    const view = readWhole(path);
+    try {
+      expect(view.plants).toBe(list.length);
+      for (let i = 0; i < list.length; i += 7) {
+        const { id } = list[i] as NewPlant;
+        expect(view.lineOf(id)).toBe(encodePlant(list[i] as NewPlant));
+        expect(view.lineOf(id + 1n)).toBeUndefined();
+        expect([...view.linesAfter(id)][0]?.id).toBe(list[i + 1]?.id);
+      }
+      expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(list.map(encodePlant));
+    } finally {
+      view.close();
+    }
+  });
+
   it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
     const path = join(await tempDir(), 'plants.json');
     // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.

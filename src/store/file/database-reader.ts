@@ -35,9 +35,26 @@ export function fileBytes(fs: FileSystem, fd: number, size: number): DatabaseByt
   };
 }
 
-/** Bytes held in memory, read as a file's are. */
-export function memoryBytes(bytes: Buffer): DatabaseBytes {
-  return { read: (into, offset, length, position) => bytes.copy(into, offset, position, Math.min(bytes.length, position + length)), size: bytes.length, close: () => undefined };
+/** Bytes held in memory, in chunks one after another, read as a file's are. */
+export function memoryBytes(chunks: readonly Buffer[]): DatabaseBytes {
+  const starts: number[] = [];
+  let size = 0;
+  for (const chunk of chunks) {
+    starts.push(size);
+    size += chunk.length;
+  }
+  const read = (into: Buffer, offset: number, length: number, position: number): number => {
+    let got = 0;
+    // From the last chunk that starts at or before `position`, on.
+    for (let i = starts.findLastIndex((start) => start <= position); i >= 0 && i < chunks.length && got < length; i += 1) {
+      const chunk = chunks[i] as Buffer;
+      const from = position + got - (starts[i] as number);
+      if (from >= chunk.length) continue;
+      got += chunk.copy(into, offset + got, from, Math.min(chunk.length, from + length - got));
+    }
+    return got;
+  };
+  return { read, size, close: () => undefined };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { FileSystem } from '../../fs/file-system.js';
 import { storeCorruptError, storeIoError } from '../store-errors.js';
 import { FORMAT_VERSION, DatabaseWriter } from './database-file.js';
 import { DatabaseReader, memoryBytes } from './database-reader.js';
-import { EntriesBuilder } from './sorted-entries.js';
+import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
 
 /**
  * A database file no wal-index vouches for, open as `fd` (edited by hand, copied, or never
@@ -34,6 +34,22 @@ export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size
 
 /** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
 function normalised(text: string, path: string): DatabaseReader {
+  const { lines, order } = checkedLines(text, path);
+  // Written as a checkpoint writes it, in chunks held as they are: no copy of the whole joined.
+  const chunks: Buffer[] = [];
+  const starts = new EntriesBuilder();
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
+  for (let i = 0; i < order.size; i += 1) writer.text(order.idAt(i), lines[order.valueAt(i)] as string);
+  writer.end();
+  return new DatabaseReader(memoryBytes(chunks), path, order.size, starts.build());
+}
+
+/**
+ * Each plant of the document `text`, checked, as its canonical line, and their order by id (the
+ * position of each id's line); the parsed document is left behind here, for the collector, before
+ * the file is laid out.
+ */
+function checkedLines(text: string, path: string): { lines: string[]; order: SortedEntries } {
   let document: unknown;
   try {
     // A byte order mark, as some editors save UTF-8 with: RFC 8259 lets a parser ignore it.
@@ -45,25 +61,23 @@ function normalised(text: string, path: string): DatabaseReader {
     throw storeCorruptError(path, 'not a plants store file (no "plantStore" marker)');
   }
   const version = jsonNumberText(document.plantStore);
-  if (version !== String(FORMAT_VERSION)) throw storeCorruptError(path, `unsupported format version ${version ?? String(document.plantStore)}`);
+  if (version !== String(FORMAT_VERSION)) {
+    throw storeCorruptError(path, `unsupported format version ${version ?? String(document.plantStore)}`);
+  }
   if (!Array.isArray(document.plants)) throw storeCorruptError(path, '"plants" is not an array');
   const lines: string[] = [];
-  const order = new EntriesBuilder();
+  const positions = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
     const { plant, issues } = checkNewPlant(entry);
     if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalidPlant(issues).message}`);
-    order.push(plant.id, index);
+    positions.push(plant.id, index);
     lines.push(encodePlant(plant));
   });
-  const sorted = order.build();
+  const order = positions.build();
   // In id order, ties by position: the second of two equal ids is the one that repeats.
-  for (let i = 1; i < sorted.size; i += 1) {
-    if (sorted.idAt(i) === sorted.idAt(i - 1)) throw storeCorruptError(path, `plants[${sorted.valueAt(i)}]: id ${sorted.idAt(i)} appears twice`);
+  for (let i = 1; i < order.size; i += 1) {
+    const id = order.idAt(i);
+    if (id === order.idAt(i - 1)) throw storeCorruptError(path, `plants[${order.valueAt(i)}]: id ${id} appears twice`);
   }
-  const chunks: Buffer[] = [];
-  const starts = new EntriesBuilder();
-  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
-  for (let i = 0; i < sorted.size; i += 1) writer.text(sorted.idAt(i), lines[sorted.valueAt(i)] as string);
-  writer.end();
-  return new DatabaseReader(memoryBytes(Buffer.concat(chunks)), path, sorted.size, starts.build());
+  return { lines, order };
 }

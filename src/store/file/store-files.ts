@@ -61,7 +61,7 @@ export class StoreFiles {
     const vouching = found !== undefined && vouches(found.header, stamp.database, stamp.wal) ? found : undefined;
     if (vouching === undefined) found?.entries.close();
     // No database file (a store of a WAL alone, never checkpointed): nothing to vouch for.
-    let database: DatabaseSeen = { path, stamp: stamp.database, reader: new DatabaseReader(memoryBytes(Buffer.from(EMPTY)), path, 0), vouched: true, readWhole: false };
+    let database: DatabaseSeen = { path, stamp: stamp.database, reader: new DatabaseReader(memoryBytes([Buffer.from(EMPTY)]), path, 0), vouched: true, readWhole: false };
     try {
       if (opened !== undefined) {
         const { fd, size } = opened;
