@@ -1,7 +1,24 @@
-import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId, type EtagOf } from '../../core/decide.js';
+import {
+  decideAdds,
+  decideDeletes,
+  decidePatches,
+  decidePuts,
+  etagOfFor,
+  targetId,
+  type EtagOf,
+} from '../../core/decide.js';
 import { encodePlant } from '../../core/plant-json.js';
 import type { NewPlant } from '../../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, Patch, PatchOutcome, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  Patch,
+  PatchOutcome,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../../core/store.js';
 import { DELETED, deleteLine } from './wal.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -12,7 +29,10 @@ export interface Changes {
   deleted: boolean;
 }
 
-/** What each line of `changes`, appended from byte `start` of the WAL, says of its id (wal.ts): where it starts, or DELETED. */
+/**
+ * What each line of `changes`, appended from byte `start` of the WAL, says of its id (wal.ts):
+ * where it starts, or DELETED.
+ */
 export function walValues({ lines, deleted }: Changes, start: number): number[] {
   const values: number[] = [];
   for (const line of lines) {
@@ -44,7 +64,8 @@ export function adding(plants: readonly NewPlant[]): Decision<AddOutcome> {
 export function putting(puts: readonly Put[], etagOf: EtagOf | undefined): Decision<PutOutcome> {
   return (snapshot) => {
     const lines = puts.map(({ plant }) => encodePlant(plant));
-    const { outcomes, writes } = decidePuts(puts, (id) => snapshot.get(id), etagOf, (i) => snapshot.holds((puts[i] as Put).plant.id, lines[i] as string));
+    const held = (i: number) => snapshot.holds((puts[i] as Put).plant.id, lines[i] as string);
+    const { outcomes, writes } = decidePuts(puts, (id) => snapshot.get(id), etagOf, held);
     // A put is written where it created or updated, once, in order (decidePuts).
     const written = lines.filter((_, i) => outcomes[i] === 'created' || outcomes[i] === 'updated');
     return { outcomes, changes: { ids: writes.map((plant) => plant.id), lines: written, deleted: false } };

@@ -38,7 +38,8 @@ export class CheckpointPolicy {
   due(snapshot: Snapshot, adding: number): boolean {
     const { postponed } = this;
     const past = snapshot.database.readWhole ? 0 : this.threshold(snapshot);
-    const until = postponed !== undefined && postponed.wal === snapshot.wal.file.id ? Math.max(past, postponed.untilLines) : past;
+    const samePostponed = postponed !== undefined && postponed.wal === snapshot.wal.file.id;
+    const until = samePostponed ? Math.max(past, postponed.untilLines) : past;
     return snapshot.wal.lines + adding > until;
   }
 
@@ -78,7 +79,8 @@ export function checkpoint(files: StoreFiles, snapshot: Snapshot, lease: HeldLoc
     if (error instanceof RenamedNotDurable) throw storeIoError(files.path, 'fsync the directory of', error.cause);
     // A database file or WAL that could not be read says so itself; a bug fails the write as before.
     if (isPlantsError(error)) throw error;
-    if (!(error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string')) throw storeIoError(files.path, 'write', error);
+    const errno = error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+    if (!errno) throw storeIoError(files.path, 'write', error);
     policy.failed(snapshot);
     return snapshot;
   }
@@ -93,7 +95,12 @@ export function checkpoint(files: StoreFiles, snapshot: Snapshot, lease: HeldLoc
  * WAL), and no WAL; and its wal-index, whatever its size: every reader after it finds the file in
  * our layout by it. `beforeRemove` may throw to keep the WAL: the lease was lost.
  */
-function afterCheckpoint(files: StoreFiles, before: Snapshot, entries: SortedEntries, beforeRemove: () => void): Snapshot {
+function afterCheckpoint(
+  files: StoreFiles,
+  before: Snapshot,
+  entries: SortedEntries,
+  beforeRemove: () => void,
+): Snapshot {
   files.forget(before);
   const { fs, path } = files;
   let fd: number | undefined;

@@ -134,13 +134,16 @@ const ID_START = Buffer.from(`${INDENT}{"id":`);
  * where a double holds it exactly; undefined if the line does not start so.
  */
 export function lineId(bytes: Buffer, from: number, to: number): number | bigint | undefined {
-  if (to - from < ID_START.length + 2 || bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) !== 0) return undefined;
+  const starts = to - from >= ID_START.length + 2 && bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) === 0;
+  if (!starts) return undefined;
   let at = from + ID_START.length;
   const negative = bytes[at] === 0x2d;
   if (negative) at += 1;
   const digitsFrom = at;
   let value = 0;
-  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) value = value * 10 + ((bytes[at] as number) - 0x30);
+  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) {
+    value = value * 10 + ((bytes[at] as number) - 0x30);
+  }
   const digits = at - digitsFrom;
   if (digits === 0 || bytes[at] !== 0x2c) return undefined;
   if (digits <= 15) return negative ? -value : value;

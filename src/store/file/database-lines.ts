@@ -55,7 +55,10 @@ export class DatabaseLines {
     ({ from: this.from, to: this.to } = plantLines(bytes.size));
   }
 
-  /** The lines from byte `start` to byte `end`, read a block at a time (growing to RUN_BYTES), each valid until the next. */
+  /**
+   * The lines from byte `start` to byte `end`, read a block at a time (growing to RUN_BYTES), each
+   * valid until the next.
+   */
   *run(start: number, end: number): Generator<LineRead> {
     const lines: LineRead[] = [];
     let block = Buffer.allocUnsafe(Math.max(1, Math.min(SCAN_BYTES, end - start)));
@@ -63,10 +66,13 @@ export class DatabaseLines {
     const cutter = new LineCutter(
       MAX_LINE_BYTES,
       (bytes, from, to, lineStart) => {
-        if (bytes === undefined) throw storeCorruptError(this.path, `the line at byte ${lineStart} is longer than any plant`);
+        if (bytes === undefined) {
+          throw storeCorruptError(this.path, `the line at byte ${lineStart} is longer than any plant`);
+        }
         // A line begun in the block before is in the cutter's own buffer, which the next line reuses.
         const own = bytes === chunk;
-        lines.push(own ? { bytes, from, to, start: lineStart } : { bytes: Buffer.from(bytes.subarray(from, to)), from: 0, to: to - from, start: lineStart });
+        const kept = own ? bytes : Buffer.from(bytes.subarray(from, to));
+        lines.push(own ? { bytes, from, to, start: lineStart } : { bytes: kept, from: 0, to: to - from, start: lineStart });
       },
       start,
     );
@@ -77,7 +83,9 @@ export class DatabaseLines {
       chunk = got === block.length ? block : block.subarray(0, got);
       cutter.push(chunk);
       yield* lines.splice(0);
-      if (block.length < RUN_BYTES && position < end) block = Buffer.allocUnsafe(Math.min(RUN_BYTES, block.length * 2, end - position));
+      if (block.length < RUN_BYTES && position < end) {
+        block = Buffer.allocUnsafe(Math.min(RUN_BYTES, block.length * 2, end - position));
+      }
     }
   }
 
@@ -143,8 +151,9 @@ export class DatabaseLines {
 
   idOf(bytes: Buffer, from: number, to: number): number | bigint {
     const id = lineId(bytes, from, to);
-    if (id === undefined) throw storeCorruptError(this.path, `a line is not a plant of ours: ${bytes.toString('utf8', from, Math.min(to, from + 60))}`);
-    return id;
+    if (id !== undefined) return id;
+    const start = bytes.toString('utf8', from, Math.min(to, from + 60));
+    throw storeCorruptError(this.path, `a line is not a plant of ours: ${start}`);
   }
 
   close(): void {

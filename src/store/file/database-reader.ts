@@ -46,7 +46,8 @@ export function memoryBytes(chunks: readonly Buffer[]): DatabaseBytes {
   const read = (into: Buffer, offset: number, length: number, position: number): number => {
     let got = 0;
     // From the last chunk that starts at or before `position`, on.
-    for (let i = starts.findLastIndex((start) => start <= position); i >= 0 && i < chunks.length && got < length; i += 1) {
+    const first = starts.findLastIndex((start) => start <= position);
+    for (let i = first; i >= 0 && i < chunks.length && got < length; i += 1) {
       const chunk = chunks[i] as Buffer;
       const from = position + got - (starts[i] as number);
       if (from >= chunk.length) continue;
@@ -112,9 +113,11 @@ export class DatabaseReader {
     const feed = (position + 1 < entries.size ? entries.valueAt(position + 1) : lines.to) - 1;
     if (!lines.blockHolds(start, feed)) return heldAs(lines.textAt(start), line);
     const end = feed - lines.blockStart;
-    // Compared on the block's bytes, without making a string of the stored line (an update import asks for each of its rows).
+    // Compared on the block's bytes, without making a string of the stored line (an update import
+    // asks for each of its rows).
     const to = lines.block[end - 1] === 0x2c ? end - 1 : end;
-    return sameBytes(lines.block, start - lines.blockStart + INDENT.length, to, line) ?? heldAs(lines.textAt(start), line);
+    const same = sameBytes(lines.block, start - lines.blockStart + INDENT.length, to, line);
+    return same ?? heldAs(lines.textAt(start), line);
   }
 
   /** The plants from the first whose id is above `after` (all, if undefined), in id order, as they are read. */
@@ -122,7 +125,10 @@ export class DatabaseReader {
     const { entries, lines } = this;
     let start = lines.from;
     if (after !== undefined && entries === undefined) start = this.firstAbove(after, false);
-    else if (after !== undefined && entries !== undefined) start = entries.after(after) < entries.size ? entries.valueAt(entries.after(after)) : lines.to;
+    else if (after !== undefined && entries !== undefined) {
+      const next = entries.after(after);
+      start = next < entries.size ? entries.valueAt(next) : lines.to;
+    }
     for (const { bytes, from, to } of lines.run(start, lines.to)) {
       yield { id: BigInt(lines.idOf(bytes, from, to)), line: lineText(bytes, from, to) };
     }
@@ -145,7 +151,8 @@ export class DatabaseReader {
     if (start >= this.lines.to) return undefined;
     const bytes = this.lines.lineAt(start);
     const found = this.lines.idOf(bytes, 0, bytes.length);
-    return (typeof found === 'bigint' ? found === id : BigInt(found) === id) ? lineText(bytes, 0, bytes.length) : undefined;
+    const same = typeof found === 'bigint' ? found === id : BigInt(found) === id;
+    return same ? lineText(bytes, 0, bytes.length) : undefined;
   }
 
   /**

@@ -1,8 +1,20 @@
 import { isPlantsError } from '../../core/errors.js';
 import type { NewPlant } from '../../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../../core/store.js';
 import { NODE_FS, type FileSystem } from '../../fs/file-system.js';
-import { walValues, writerOf, type Decision } from './changes.js';
+import { writerOf, type Decision } from './changes.js';
+import { commit, type Writing } from './commit.js';
 import { checkpoint, CheckpointPolicy, DEFAULT_CHECKPOINT_AT } from './checkpoint.js';
 import { isReadOnly, refuseReadOnly } from './read-only.js';
 import type { Snapshot } from './snapshot.js';
@@ -21,20 +33,16 @@ export interface FileStoreOptions {
   onLockWait?: () => void;
   /** The file system every read and write goes through: node:fs, or in tests one that fails. */
   fs?: FileSystem;
-  /** Aborted: waits for no lock and begins no write any more, each failing as `interrupted`; the write under way is finished. */
+  /**
+   * Aborted: waits for no lock and begins no write any more, each failing as `interrupted`; the
+   * write under way is finished.
+   */
   stop?: AbortSignal;
   /** See checkpoint.ts; tests checkpoint small stores with less. */
   checkpointAt?: number;
-  /** Opened to write (a server): a store plants must not write (read-only.ts) is refused now, not at the first write. */
+  /** Opened to write (a server): a store plants must not write (read-only.ts) is refused now, not at a write. */
   writing?: boolean;
 }
-
-/**
- * A run of writes that goes on (a server, an import) indexes its WAL tail once it outgrows the
- * wal-index and this many lines, at doubling sizes, so indexing costs it O(1) a line; a reader beside
- * it reads up to that many lines as they are. What it leaves is indexed when it closes.
- */
-const INDEX_IN_A_RUN = 100_000;
 
 /**
  * How long a read waits for the lock to checkpoint a database file no wal-index vouches for: a
@@ -54,8 +62,7 @@ const NORMALISE_WAIT_MS = 1_000;
 export class FileStore implements PlantStore {
   readonly path: string;
   private readonly files: StoreFiles;
-  private readonly appender: WalAppender;
-  private readonly checkpoints: CheckpointPolicy;
+  private readonly writing: Writing;
   /** The store as this process last read or wrote it. */
   private snapshot: Snapshot | undefined;
   private readonly holds = new Holds();
@@ -69,8 +76,8 @@ export class FileStore implements PlantStore {
     const fs = options.fs ?? NODE_FS;
     this.path = realStorePath(fs, path);
     this.files = new StoreFiles(fs, this.path);
-    this.appender = new WalAppender(this.files.walPath, fs);
-    this.checkpoints = new CheckpointPolicy(options.checkpointAt ?? DEFAULT_CHECKPOINT_AT);
+    const checkpoints = new CheckpointPolicy(options.checkpointAt ?? DEFAULT_CHECKPOINT_AT);
+    this.writing = { files: this.files, appender: new WalAppender(this.files.walPath, fs), checkpoints };
   }
 
   /** The store at `path` (created on the first write), read and checked now: one not ours is `store_corrupt`. */
@@ -107,19 +114,27 @@ export class FileStore implements PlantStore {
 
   /** Runs `work` with the lock held, taken once for all the writes it makes through `writer`; one hold at a time. */
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
-    return this.locked(this.options.lockWaitMs ?? 30_000, this.options.onLockWait, (leased) => work(this.writer(leased)));
+    const { lockWaitMs = 30_000, onLockWait } = this.options;
+    return this.locked(lockWaitMs, onLockWait, (leased) => work(this.writer(leased)));
   }
 
   /** Runs `work` under a lease of the lock, waiting `waitMs` at most for it; one hold at a time. */
-  private locked<T>(waitMs: number, onWait: (() => void) | undefined, work: (leased: () => Promise<HeldLock>) => Promise<T>): Promise<T> {
+  private locked<T>(
+    waitMs: number,
+    onWait: (() => void) | undefined,
+    work: (leased: () => Promise<HeldLock>) => Promise<T>,
+  ): Promise<T> {
     return this.holds.run(() => lockStore(this.path, waitMs, onWait, this.files.fs, this.options.stop), work);
   }
 
-  /** Waits for the holds under way, leaves a wal-index where the next reader would need one (StoreFiles.leaveIndex), and closes the files. */
+  /**
+   * Waits for the holds under way, leaves a wal-index where the next reader would need one
+   * (StoreFiles.leaveIndex), and closes the files.
+   */
   async close(): Promise<void> {
     await this.holds.done();
     if (this.snapshot !== undefined) this.snapshot = this.files.leaveIndex(this.snapshot);
-    this.appender.close();
+    this.writing.appender.close();
     this.files.forget(this.snapshot);
     this.snapshot = undefined;
   }
@@ -133,26 +148,15 @@ export class FileStore implements PlantStore {
   }
 
   /**
-   * One write: decided on the store as it is, checkpointed first when due, appended, and once durable,
-   * the next snapshot. Each change on disk confirms the lease first. A failure forgets the snapshot:
-   * the next call reads the files again rather than trust what this one may have left half done.
+   * One write (commit.ts), on the store as it is now. A failure forgets the snapshot: the next call
+   * reads the files again rather than trust what this one may have left half done.
    */
   private async write<O>(lease: HeldLock, decide: Decision<O>): Promise<O[]> {
     // Whatever the write would change (even nothing: a duplicate), a store made read-only refuses it.
     refuseReadOnly(this.files.fs, this.path, this.files.walPath);
     try {
-      let snapshot = (this.snapshot = this.files.current(this.snapshot));
-      const { outcomes, changes } = decide(snapshot);
-      const { ids, lines } = changes;
-      if (lines.length === 0) return outcomes;
-      if (this.checkpoints.due(snapshot, lines.length)) snapshot = this.snapshot = checkpoint(this.files, snapshot, lease, this.checkpoints);
-      // The append cuts any torn tail back to the whole lines first: its lines start there.
-      const values = walValues(changes, snapshot.wal.wholeBytes);
-      // Nothing yields between this look and the append's first change (the cut of a torn tail, or its write).
-      lease.confirm();
-      const file = await this.appender.append(lines, snapshot.wal.file, snapshot.wal.wholeBytes);
-      this.snapshot = this.files.leaveIndex(snapshot.appended(snapshot.tail.with(ids, values), file, file.size), { tailPast: Math.max(INDEX_IN_A_RUN, snapshot.index.size), unvouched: false });
-      return outcomes;
+      const snapshot = (this.snapshot = this.files.current(this.snapshot));
+      return await commit(this.writing, snapshot, lease, decide, (next) => (this.snapshot = next));
     } catch (error) {
       this.forget();
       throw error;
@@ -188,14 +192,16 @@ export class FileStore implements PlantStore {
    * answers then, and nothing is written. Tried once for each database file a process meets.
    */
   private async normalised(snapshot: Snapshot): Promise<Snapshot> {
-    if (!snapshot.database.readWhole || this.holds.holding || this.normalising === snapshot.database.stamp) return snapshot;
-    this.normalising = snapshot.database.stamp;
+    const { readWhole, stamp } = snapshot.database;
+    if (!readWhole || this.holds.holding || this.normalising === stamp) return snapshot;
+    this.normalising = stamp;
     if (isReadOnly(this.files.fs, this.path, this.files.walPath)) return snapshot;
     try {
       return await this.locked(NORMALISE_WAIT_MS, undefined, async (leased) => {
         const lease = await leased();
         const current = (this.snapshot = this.files.current(this.snapshot));
-        return current.database.readWhole ? (this.snapshot = checkpoint(this.files, current, lease, this.checkpoints)) : current;
+        if (!current.database.readWhole) return current;
+        return (this.snapshot = checkpoint(this.files, current, lease, this.writing.checkpoints));
       });
     } catch (error) {
       if (!isPlantsError(error) || !['store_locked', 'store_io', 'interrupted'].includes(error.code)) throw error;

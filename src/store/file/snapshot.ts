@@ -75,7 +75,8 @@ export class Snapshot {
   private notItsLine(id: bigint, line: string): Error {
     const found = canonicalPlant(line);
     const what = found === undefined ? `not a plant: ${line.slice(0, 60)}` : `the plant ${found.id}`;
-    return storeCorruptError(this.database.path, `the line found for id ${id} is ${what}: its index does not match its files (remove ${this.database.path}.index)`);
+    const { path } = this.database;
+    return storeCorruptError(path, `the line found for id ${id} is ${what}: its index does not match its files (remove ${path}.index)`);
   }
 
   /**
@@ -86,7 +87,8 @@ export class Snapshot {
   holds(id: bigint, line: string): 'absent' | 'same' | 'other' {
     const value = this.walSay(id);
     // The database file's plant is compared where it is; the WAL's, as text.
-    const held = value === undefined ? this.database.reader.holds(id, line) : heldAs(value === DELETED ? undefined : this.walLine(value), line);
+    const walLine = value === undefined || value === DELETED ? undefined : this.walLine(value);
+    const held = value === undefined ? this.database.reader.holds(id, line) : heldAs(walLine, line);
     // As get checks: never another plant's line.
     if (held === 'foreign') throw this.notItsLine(id, this.lineOf(id) as string);
     return held;
@@ -122,7 +124,10 @@ export class Snapshot {
     });
   }
 
-  /** The snapshot after lines were appended to the WAL `file` (durable now), `tail` this one's tail with their entries. */
+  /**
+   * The snapshot after lines were appended to the WAL `file` (durable now), `tail` this one's tail
+   * with their entries.
+   */
   appended(tail: WalTail, file: WalFile, wholeBytes: number): Snapshot {
     const wal = { ...this.wal, file, wholeBytes, lines: this.wal.lines + tail.lines - this.tail.lines };
     return new Snapshot(this.database, this.index, tail, wal, this.walReader);
@@ -144,7 +149,10 @@ export class Snapshot {
    * until `visit` returns false: with what the WAL says last of it (an entry's value: wal.ts),
    * else (undefined) with the database file's line.
    */
-  private merged(after: bigint | undefined, visit: (id: bigint, fileLine: string | undefined, value: number | undefined) => boolean): void {
+  private merged(
+    after: bigint | undefined,
+    visit: (id: bigint, fileLine: string | undefined, value: number | undefined) => boolean,
+  ): void {
     const file = this.database.reader.linesAfter(after)[Symbol.iterator]();
     const { index } = this;
     const tail = this.tail.sorted();
@@ -188,8 +196,8 @@ export class Snapshot {
   /** A line this store wrote or checked: canonical, so read by the fast path. */
   private plantOf(line: string): NewPlant {
     const plant = canonicalPlant(line);
-    if (plant === undefined) throw storeCorruptError(this.database.path, `a stored line is not a plant: ${line.slice(0, 60)}`);
-    return plant;
+    if (plant !== undefined) return plant;
+    throw storeCorruptError(this.database.path, `a stored line is not a plant: ${line.slice(0, 60)}`);
   }
 }
 

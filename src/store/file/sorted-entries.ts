@@ -138,7 +138,10 @@ export class EntriesBuilder {
   }
 }
 
-/** The entries of `older` and `newer` in id order, `newer`'s of an id over `older`'s: a wal-index and a tail, the next wal-index. */
+/**
+ * The entries of `older` and `newer` in id order, `newer`'s of an id over `older`'s: a wal-index
+ * and a tail, the next wal-index.
+ */
 export function mergeEntries(older: Entries, newer: SortedEntries): SortedEntries {
   if (older.size === 0) return newer;
   const merged = new EntriesBuilder();

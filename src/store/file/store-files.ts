@@ -46,7 +46,8 @@ export class StoreFiles {
 
   stamp(): Stamp {
     const wal = statFile(this.fs, this.walPath, 'journal');
-    return { database: databaseStamp(statFile(this.fs, this.path)), wal: wal === undefined ? { id: undefined, size: 0 } : { id: walId(wal), size: Number(wal.size) } };
+    const database = databaseStamp(statFile(this.fs, this.path));
+    return { database, wal: wal === undefined ? { id: undefined, size: 0 } : { id: walId(wal), size: Number(wal.size) } };
   }
 
   /**
@@ -61,16 +62,21 @@ export class StoreFiles {
     const vouching = found !== undefined && vouches(found.header, stamp.database, stamp.wal) ? found : undefined;
     if (vouching === undefined) found?.entries.close();
     // No database file (a store of a WAL alone, never checkpointed): nothing to vouch for.
-    let database: DatabaseSeen = { path, stamp: stamp.database, reader: new DatabaseReader(memoryBytes([Buffer.from(EMPTY)]), path, 0), vouched: true, readWhole: false };
+    const none = new DatabaseReader(memoryBytes([Buffer.from(EMPTY)]), path, 0);
+    let database: DatabaseSeen = { path, stamp: stamp.database, reader: none, vouched: true, readWhole: false };
     try {
       if (opened !== undefined) {
         const { fd, size } = opened;
-        const reader = vouching !== undefined ? new DatabaseReader(fileBytes(fs, fd, size), path, vouching.header.plants) : readDatabaseWhole(fs, fd, path, size);
+        const reader =
+          vouching !== undefined
+            ? new DatabaseReader(fileBytes(fs, fd, size), path, vouching.header.plants)
+            : readDatabaseWhole(fs, fd, path, size);
         database = { ...database, reader, vouched: vouching !== undefined, readWhole: vouching === undefined };
       }
       const { bytes, lines } = vouching?.header ?? { bytes: 0, lines: 0 };
       const wal = { file: { id: stamp.wal.id, size: bytes }, wholeBytes: bytes, lines, indexedBytes: bytes, indexedLines: lines };
-      return this.readOn(new Snapshot(database, vouching?.entries ?? SortedEntries.EMPTY, WalTail.empty(), wal, this.walReader), stamp.wal);
+      const index = vouching?.entries ?? SortedEntries.EMPTY;
+      return this.readOn(new Snapshot(database, index, WalTail.empty(), wal, this.walReader), stamp.wal);
     } catch (error) {
       // A database file read whole closed its descriptor; a reader of one owns it.
       database.reader.close();
@@ -132,7 +138,8 @@ export class StoreFiles {
    */
   current(kept: Snapshot | undefined, stamp: Stamp = this.stamp()): Snapshot {
     const wal = kept?.wal;
-    if (kept !== undefined && wal !== undefined && kept.database.stamp === stamp.database && (wal.file.id === stamp.wal.id || wal.wholeBytes === 0) && stamp.wal.size >= wal.wholeBytes) {
+    const same = wal !== undefined && (wal.file.id === stamp.wal.id || wal.wholeBytes === 0) && stamp.wal.size >= wal.wholeBytes;
+    if (kept !== undefined && wal !== undefined && same && kept.database.stamp === stamp.database) {
       return stamp.wal.size !== wal.file.size || stamp.wal.id !== wal.file.id ? this.readOn(kept, stamp.wal) : kept;
     }
     this.forget(kept);
@@ -140,7 +147,8 @@ export class StoreFiles {
       const opened = this.open(stamp);
       if (opened !== undefined) return opened;
       // The database file was replaced between the look and its opening (another process checkpointed).
-      if (look === 3) throw storeIoError(this.path, 'read', new Error('the store file changed each time it was opened'));
+      const why = new Error('the store file changed each time it was opened');
+      if (look === 3) throw storeIoError(this.path, 'read', why);
       stamp = this.stamp();
     }
   }
@@ -170,7 +178,8 @@ export class StoreFiles {
     try {
       // A store made read-only is left as it is, with no index: its readers read it whole.
       if (isReadOnly(this.fs, this.path, this.walPath)) return snapshot;
-      const header = { store: database.stamp, plants: database.reader.plants, journal: wal.file.id === undefined ? '' : String(wal.file.id), bytes: wal.wholeBytes, lines: wal.lines };
+      const journal = wal.file.id === undefined ? '' : String(wal.file.id);
+      const header = { store: database.stamp, plants: database.reader.plants, journal, bytes: wal.wholeBytes, lines: wal.lines };
       writeWalIndex(this.fs, this.walIndexPath, header, entries);
     } catch {
       return snapshot;

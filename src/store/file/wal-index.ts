@@ -50,14 +50,18 @@ export function databaseStamp(info: BigIntStats | undefined): string {
  * grows).
  */
 export function vouches(header: WalIndexHeader, database: string, wal: { id: bigint | undefined; size: number }): boolean {
-  return header.store === database && (header.bytes === 0 || (header.journal === String(wal.id) && header.bytes <= wal.size));
+  const ofThisWal = header.journal === String(wal.id) && header.bytes <= wal.size;
+  return header.store === database && (header.bytes === 0 || ofThisWal);
 }
 
 /**
  * The wal-index at `path`, if there is one in our layout (on a big-endian machine, none is used: its
  * numbers are little-endian). The entries are read from the file as they are asked for.
  */
-export function openWalIndex(fs: FileSystem, path: string): { header: WalIndexHeader; entries: FileEntries } | undefined {
+export function openWalIndex(
+  fs: FileSystem,
+  path: string,
+): { header: WalIndexHeader; entries: FileEntries } | undefined {
   if (endianness() !== 'LE') return undefined;
   let fd: number;
   try {
@@ -81,7 +85,12 @@ export function openWalIndex(fs: FileSystem, path: string): { header: WalIndexHe
 }
 
 /** Writes the wal-index: the header, and the entries of `entries`. Throws what the file system throws. */
-export function writeWalIndex(fs: FileSystem, path: string, header: Omit<WalIndexHeader, 'entries'>, entries: SortedEntries): void {
+export function writeWalIndex(
+  fs: FileSystem,
+  path: string,
+  header: Omit<WalIndexHeader, 'entries'>,
+  entries: SortedEntries,
+): void {
   // Its numbers are written as this machine holds them, and read as little-endian.
   if (endianness() !== 'LE') throw new Error('no index is written on a big-endian machine');
   const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
