@@ -4,11 +4,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
 import { storedPlants } from '../helpers/stored-plants.js';
+import { countingFs } from '../helpers/counting-fs.js';
 import { tempDir } from '../helpers/temp.js';
 
 // A store file no index vouches for (edited by hand, copied, written by another program) is read
@@ -19,27 +19,6 @@ import { tempDir } from '../helpers/temp.js';
 const storePath = async () => join(await tempDir(), 'plants.json');
 const names = async (path: string) => [...(await storedPlants(path)).values()].map((plant) => plant.name);
 const byId = (plants: NewPlant[]) => [...plants].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-
-/** node:fs, counting the bytes read through it of the file at `path`. */
-function countingFs(path: string): FileSystem & { bytesRead: number } {
-  const fds = new Set<number>();
-  const fs = {
-    ...NODE_FS,
-    bytesRead: 0,
-    openSync: ((file: string, flags: string, mode?: number) => {
-      const fd = NODE_FS.openSync(file, flags, mode);
-      if (file === path) fds.add(fd);
-      else fds.delete(fd);
-      return fd;
-    }) as FileSystem['openSync'],
-    readSync: ((fd: number, ...rest: unknown[]) => {
-      const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
-      if (fds.has(fd)) fs.bytesRead += got;
-      return got;
-    }) as FileSystem['readSync'],
-  };
-  return fs;
-}
 
 /** The names in `dir` and what each file holds (a directory: its mtime). */
 function filesOf(dir: string): Record<string, string> {
@@ -71,13 +50,13 @@ describe('a store file no index vouches for', () => {
 
     // Every command after it reads it where needed, and leaves it as it is.
     const { ino } = statSync(path);
-    const fs = countingFs(path);
+    const fs = countingFs();
     const next = await FileStore.open(path, { fs });
     expect(await next.get(2n ** 60n - 700n)).toEqual(plants[100]);
     expect((await next.list({ limit: 2 })).map((plant) => plant.id)).toEqual(expected.slice(0, 2).map((plant) => plant.id));
     await next.close();
-    expect(fs.bytesRead).toBeLessThan(16 * 1024);
-    expect(fs.bytesRead).toBeLessThan(statSync(path).size / 4);
+    expect(fs.bytesRead.get(path)).toBeLessThan(16 * 1024);
+    expect(fs.bytesRead.get(path)).toBeLessThan(statSync(path).size / 4);
     expect(statSync(path).ino).toBe(ino);
     expect([...(await storedPlants(path)).values()]).toEqual(expected);
   });

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalPlant, encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { allPlants } from '../helpers/stored-plants.js';
+import { countingFs } from '../helpers/counting-fs.js';
 import { tempDir } from '../helpers/temp.js';
 
 // A store as the previous release left it (test/store/fixtures/previous-release: its README says
@@ -44,38 +44,17 @@ function vouchingForCopies(path: string): void {
   writeFileSync(`${path}.index`, Buffer.concat([head, Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length), entries]));
 }
 
-/** node:fs, counting the bytes read through it of the store file at `path`. */
-function countingFs(path: string): FileSystem & { bytesRead: number } {
-  const fds = new Set<number>();
-  const fs = {
-    ...NODE_FS,
-    bytesRead: 0,
-    openSync: ((file: string, flags: string, mode?: number) => {
-      const fd = NODE_FS.openSync(file, flags, mode);
-      if (file === path) fds.add(fd);
-      else fds.delete(fd);
-      return fd;
-    }) as FileSystem['openSync'],
-    readSync: ((fd: number, ...rest: unknown[]) => {
-      const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
-      if (fds.has(fd)) fs.bytesRead += got;
-      return got;
-    }) as FileSystem['readSync'],
-  };
-  return fs;
-}
-
 describe('a store the previous release left', () => {
   it('is read exactly, by its index, and left as it is', async () => {
     const path = await copied();
     vouchingForCopies(path);
     const before = { file: statSync(path).ino, journal: readFileSync(`${path}.journal`) };
-    const fs = countingFs(path);
+    const fs = countingFs();
     const store = await FileStore.open(path, { fs });
     // Found where needed, not read whole: a plant, a page.
     expect(await store.get(3_000n)).toEqual({ id: 3_000n, name: 'p1000', tag: 't' });
     expect((await store.list({ after: 3n, limit: 2 })).map((plant) => plant.id)).toEqual([4n, 7n]);
-    expect(fs.bytesRead).toBeLessThan(statSync(path).size / 2);
+    expect(fs.bytesRead.get(path)).toBeLessThan(statSync(path).size / 2);
     // A plant of the store file, one the journal renamed, one it deleted, one written by hand, the ends of int64.
     expect(await store.get(12n)).toEqual({ id: 12n, name: 'p4', tag: 't' });
     expect(await store.get(7n)).toEqual({ id: 7n, name: 'Fougère 🌱' });

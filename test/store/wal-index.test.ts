@@ -6,32 +6,11 @@ import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
+import { countingFs } from '../helpers/counting-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
 const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
-
-/** node:fs, counting the bytes read through it, by file. */
-function countingFs(): FileSystem & { bytesRead: Map<string, number>; total(): number } {
-  const paths = new Map<number, string>();
-  const bytesRead = new Map<string, number>();
-  return {
-    ...NODE_FS,
-    bytesRead,
-    total: () => [...bytesRead.values()].reduce((sum, bytes) => sum + bytes, 0),
-    openSync: ((path: string, flags: string, mode?: number) => {
-      const fd = NODE_FS.openSync(path, flags, mode);
-      paths.set(fd, path);
-      return fd;
-    }) as FileSystem['openSync'],
-    readSync: ((fd: number, ...rest: unknown[]) => {
-      const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
-      const path = paths.get(fd) ?? '?';
-      bytesRead.set(path, (bytesRead.get(path) ?? 0) + got);
-      return got;
-    }) as FileSystem['readSync'],
-  };
-}
 
 /** A store as an import leaves it: a store file of `folded` plants, a journal of `journaled` more, and their index. */
 async function importedStore(folded: number, journaled: number): Promise<string> {
