@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
+import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
@@ -133,6 +134,48 @@ describe('a store file no index vouches for', () => {
     expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 2n, name: 'Oak' }]));
     expect(existsSync(`${path}.index`)).toBe(true);
     expect(await names(path)).toEqual(['Fern', 'Oak']);
+  });
+});
+
+describe('a store file no index vouches for, whose checkpoint fails', () => {
+  const content = '{"plantStore": 1, "plants": [{"id": 2, "name": "Oak"}, {"id": 1, "name": "Fern"}]}';
+  const fails = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
+
+  it.each([
+    ['before its rename (a full disk)', 'ENOSPC'],
+    ['after its rename (a directory that cannot be synced)', 'EIO'],
+  ])('%s costs the read nothing: it answers from what it read, and a later command checkpoints', async (_when, code) => {
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    writeFileSync(path, content);
+    writeFileSync(`${path}.journal`, '{"id":3,"name":"Ivy"}\n');
+    let renamed = false;
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        if (code === 'ENOSPC' && flags === 'wx') throw fails(code);
+        return NODE_FS.openSync(file, flags, mode);
+      }) as FileSystem['openSync'],
+      renameSync: ((from: string, to: string) => {
+        NODE_FS.renameSync(from, to);
+        renamed = true;
+      }) as FileSystem['renameSync'],
+      fsyncSync: ((fd: number) => {
+        if (code === 'EIO' && renamed && NODE_FS.fstatSync(fd).isDirectory()) throw fails(code);
+        NODE_FS.fsyncSync(fd);
+      }) as FileSystem['fsyncSync'],
+    };
+    const store = await FileStore.open(path, { fs });
+    const plants = [{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }, { id: 3n, name: 'Ivy' }];
+    expect(await store.list({ limit: 10 })).toEqual(plants);
+    expect(await store.get(2n)).toEqual({ id: 2n, name: 'Oak' });
+    await store.close();
+    // Before the rename, nothing changed; after it, the new file holds the same plants, the journal kept.
+    if (code === 'ENOSPC') expect(readFileSync(path, 'utf8')).toBe(content);
+    expect(readFileSync(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"Ivy"}\n');
+    expect([...(await storedPlants(path)).values()]).toEqual(plants);
+    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase(plants));
+    expect(existsSync(`${path}.index`)).toBe(true);
   });
 });
 

@@ -205,7 +205,9 @@ export class FileStore implements PlantStore {
       });
     } catch (error) {
       if (!isPlantsError(error) || !['store_locked', 'store_io', 'interrupted'].includes(error.code)) throw error;
-      // The files as they were (or, after a failure past the rename, holding the same plants).
+      // Answered from memory (the files as they were, or after a failure past the rename, holding
+      // the same plants); what the hold opened meanwhile is let go.
+      if (this.snapshot !== snapshot) this.files.forget(this.snapshot);
       return (this.snapshot = snapshot);
     }
   }
