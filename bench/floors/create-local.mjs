@@ -1,5 +1,5 @@
 // Floor for figure 2: the least a create --local does with the libraries plants requires:
-// commander and a zod/mini NewPlant, then, as plants does (src/store/store-lock.ts, journal.ts),
+// commander and a zod/mini NewPlant, then, as plants does (src/store/file/store-lock.ts, wal.ts),
 // a lock directory, the store and its journal read for the ids, and one fsynced append to the
 // journal. No exact int64, no checks of the store, no error handling.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmdirSync, writeSync } from 'node:fs';

@@ -1,6 +1,18 @@
 import type { FileSystem } from './file-system.js';
 
 /**
+ * Reads up to `length` bytes from byte `position` into `into` at `offset`, as readSync does, and
+ * says how many it read (0 at the end): a file's through its descriptor (readAtOf), or bytes held
+ * in memory.
+ */
+export type ReadAt = (into: Buffer, offset: number, length: number, position: number) => number;
+
+/** The bytes of the file open as `fd`, read through `fs`. */
+export function readAtOf(fs: FileSystem, fd: number): ReadAt {
+  return (into, offset, length, position) => fs.readSync(fd, into, offset, length, position);
+}
+
+/**
  * Called with each line cut: its bytes are `bytes[from, to)`, valid only during the call, or
  * `bytes` is undefined for a line over the limit, whose bytes were dropped as they came; `start`
  * is where the line begins in the input, in bytes. Return false to stop.
@@ -95,15 +107,15 @@ export class LineCutter {
 const BLOCK_BYTES = 1024 * 1024;
 
 /**
- * Cuts the lines of the file open as `fd` from byte `from` to byte `to` (its size when read
+ * Cuts the lines of a file, read through `read`, from byte `from` to byte `to` (its size when read
  * began: what is appended later is not read), a block at a time. Returns where the whole lines
  * end: bytes after it are a line not ended (a torn tail), never handed on.
  */
-export function readLinesSync(fs: FileSystem, fd: number, from: number, to: number, maxBytes: number, onLine: OnLine): number {
+export function readLinesSync(read: ReadAt, from: number, to: number, maxBytes: number, onLine: OnLine): number {
   const cutter = new LineCutter(maxBytes, onLine, from);
   const block = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK_BYTES, to - from)));
   for (let position = from; position < to; ) {
-    const got = fs.readSync(fd, block, 0, Math.min(block.length, to - position), position);
+    const got = read(block, 0, Math.min(block.length, to - position), position);
     if (got === 0) break;
     position += got;
     if (!cutter.push(got === block.length ? block : block.subarray(0, got))) break;
@@ -112,13 +124,13 @@ export function readLinesSync(fs: FileSystem, fd: number, from: number, to: numb
 }
 
 /**
- * The line of the file open as `fd` that begins at byte `start`, without its line feed; undefined
- * where no line feed comes within `maxBytes` (or before the file ends).
+ * The line of a file, read through `read`, that begins at byte `start`, without its line feed;
+ * undefined where no line feed comes within `maxBytes` (or before the file ends).
  */
-export function readLineAt(fs: FileSystem, fd: number, start: number, maxBytes: number, firstRead = 4096): Buffer | undefined {
+export function readLineAt(read: ReadAt, start: number, maxBytes: number, firstRead = 4096): Buffer | undefined {
   for (let size = Math.min(firstRead, maxBytes + 1); ; size = Math.min(size * 4, maxBytes + 1)) {
     const block = Buffer.allocUnsafe(size);
-    const got = fs.readSync(fd, block, 0, size, start);
+    const got = read(block, 0, size, start);
     const end = block.indexOf(10);
     if (end !== -1 && end < got) return block.subarray(0, end);
     if (got < size || size > maxBytes) return undefined;

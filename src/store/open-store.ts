@@ -1,6 +1,6 @@
 import type { PlantStore } from '../core/store.js';
 import type { FileSystem } from '../fs/file-system.js';
-import { FileStore } from './file-store.js';
+import { FileStore } from './file/file-store.js';
 
 /** Which store to open: the JSON file store at a path, or the PostgreSQL store at a URL. */
 export type StoreLocation = (
@@ -38,7 +38,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
       });
     }
     case 'postgres': {
-      const { PostgresStore } = await import('./postgres-store.js');
+      const { PostgresStore } = await import('./postgres/postgres-store.js');
       return await PostgresStore.open(location.url, { ...(location.poolSize === undefined ? {} : { poolSize: location.poolSize }), ...(location.waitMs === undefined ? {} : { waitMs: location.waitMs }) });
     }
   }

@@ -23,7 +23,7 @@ export function storeMaybeWrittenError(path: string, action: string, error: unkn
   });
 }
 
-/** The files of a store: the store file, and its journal beside it (journal.ts). */
+/** The files of a store, by the names users know (file/store-paths.ts): the store file, and its journal beside it. */
 export type StorePart = 'store file' | 'journal';
 
 /**

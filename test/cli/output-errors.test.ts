@@ -7,7 +7,7 @@ import { exitCodeOnceWritten } from '../../src/cli/output-failure.js';
 import { watchedOutput } from '../../src/cli/watched-output.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { ListQuery } from '../../src/core/store.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
 // The mechanism of output that cannot be written, without processes (the real streams, a full
@@ -47,7 +47,7 @@ async function contextWith(count: number, streams: { stdout?: Writable; stderr?:
   const t = await testContext();
   await mkdir(dirname(t.storePath), { recursive: true });
   const plants = Array.from({ length: count }, (_, i): NewPlant => ({ id: BigInt(i), name: `plant ${i}` }));
-  await writeFile(t.storePath, encodeStore(plants));
+  await writeFile(t.storePath, encodeDatabase(plants));
   if (streams.stdout !== undefined) Object.assign(t.ctx.io, { stdout: watchedOutput(streams.stdout) });
   if (streams.stderr !== undefined) Object.assign(t.ctx.io, { stderr: watchedOutput(streams.stderr) });
   return t;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlant, toPlant } from '../../src/core/create.js';
 import { PlantsError } from '../../src/core/errors.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 
 describe('createPlant', () => {
   it('stores a valid plant and returns it with its id', async () => {

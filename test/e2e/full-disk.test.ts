@@ -1,18 +1,17 @@
-import { copyFileSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { DEFAULT_FOLD_AT } from '../../src/store/file-store.js';
+import { DEFAULT_CHECKPOINT_AT } from '../../src/store/file/file-store.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
-import { encodeStore } from '../../src/store/store-file.js';
-import { readStoreFile } from '../../src/store/store-file-read.js';
+import { readDatabaseWhole } from '../../src/store/file/normalise.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { storedPlants } from '../helpers/stored-plants.js';
+import { checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
 
 // A real file system that fills up while plants writes: every plant plants said it stored must be
 // there afterwards, and the store must load. (The same faults injected through an fs seam, where
@@ -23,10 +22,9 @@ const plants = (count: number, from = 0): NewPlant[] => Array.from({ length: cou
 /** A store of `count` plants on a fresh small file system, with about `free` bytes left free. */
 async function fullStore(size: number, count: number, free: number, journal = ''): Promise<{ dir: string; store: string }> {
   const dir = smallFileSystem(size);
-  const prepared = join(await tempDir(), 'plants.json');
-  writeFileSync(prepared, encodeStore(plants(count)));
   const store = join(dir, 'plants.json');
-  copyFileSync(prepared, store);
+  // Made where it is used: its index vouches for the file by its inode, which a copy does not keep.
+  await checkpointedStore(store, plants(count));
   if (journal !== '') writeFileSync(`${store}.journal`, journal);
   fillUntil(dir, free);
   return { dir, store };
@@ -95,7 +93,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(readFileSync(store)).toEqual(file);
-    expect(readdirSync(dir).sort()).toEqual(['filler', 'plants.json', 'plants.json.journal']);
+    expect(readdirSync(dir).sort()).toEqual(['filler', 'plants.json', 'plants.json.index', 'plants.json.journal']);
     const ids = await storedIds(store);
     expect(ids.size).toBe(15_001);
     expect(ids.has(4_999n)).toBe(true);
@@ -163,7 +161,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     for (let id = 0n; id < BigInt(summary.counts.created); id += 1n) if (!ids.has(id)) throw new Error(`plant ${id} was counted as created but is not stored`);
   });
 
-  // Folds come when the journal outgrows DEFAULT_FOLD_AT lines and the store file's plants. The
+  // Folds come when the journal outgrows DEFAULT_CHECKPOINT_AT lines and the store file's plants. The
   // folding case starts from a journal 500 lines short of that, of deletions of ids never stored
   // (~2 MB, which fold to nothing): its fold is small and fits in the 300 KiB left, frees the
   // journal's room, and the appends after it fill the disk long before the next fold is due.
@@ -171,7 +169,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     ['appending to the journal', 30_000, 200 * 1024, false],
     ['folding the journal into the store file', 2_000, 300 * 1024, true],
   ])('serve (%s) on a store of %i plants: every plant answered 200 is stored, the rest get 503 with an Error body', async (_how, count, free, folds) => {
-    const journal = folds ? Array.from({ length: DEFAULT_FOLD_AT - 500 }, (_, i) => `{"delete":${2_000_000 + i}}\n`).join('') : '';
+    const journal = folds ? Array.from({ length: DEFAULT_CHECKPOINT_AT - 500 }, (_, i) => `{"delete":${2_000_000 + i}}\n`).join('') : '';
     const { dir, store } = await fullStore(8 * 1024 * 1024, count, free, journal);
     const home = await tempDir();
     const server = await startServer(home, ['--store', store]);
@@ -239,7 +237,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(lost).toEqual([]);
     expect(ids.has(BigInt(count - 1))).toBe(true);
     // Folded or not, as the case says: the store file alone holds the plants a fold put in it.
-    const file = readStoreFile(NODE_FS, openSync(store, 'r'), store, statSync(store).size);
+    const file = readDatabaseWhole(NODE_FS, openSync(store, 'r'), store, statSync(store).size);
     try {
       if (folds) {
         expect(file.plants).toBeGreaterThan(count);

@@ -11,7 +11,7 @@ import { startServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/store-lock.js';
+import { lockStore } from '../../src/store/file/store-lock.js';
 
 // SIGHUP: a terminal closed, an ssh session dropped. It must get what SIGTERM gets: the summary,
 // every row not done in --rejects, the store's lock released, exit 129; plants serve drains.

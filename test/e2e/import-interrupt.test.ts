@@ -8,7 +8,7 @@ import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/store-lock.js';
+import { lockStore } from '../../src/store/file/store-lock.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
 const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');

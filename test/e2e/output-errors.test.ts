@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { BIN, isolatedEnv } from '../helpers/cli-process.js';
 import { startServer } from '../helpers/serve-process.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
@@ -41,7 +41,7 @@ interface Ended {
 async function homeWith(plants: NewPlant[]): Promise<{ home: string; env: Record<string, string> }> {
   const home = await tempDir();
   const store = join(home, 'plants.json');
-  writeFileSync(store, encodeStore(plants));
+  writeFileSync(store, encodeDatabase(plants));
   return { home, env: isolatedEnv(home, { PLANTS_STORE: store }) };
 }
 
@@ -87,7 +87,7 @@ describe.runIf(canMount)('stdout on a file system that fills up', () => {
 
   it('plants list from a service: exit 4, ENOSPC said on stderr', async () => {
     const home = await tempDir();
-    writeFileSync(join(home, 'served.json'), encodeStore(PLANTS));
+    writeFileSync(join(home, 'served.json'), encodeDatabase(PLANTS));
     const server = await startServer(home);
     try {
       const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });

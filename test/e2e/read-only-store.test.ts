@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { BIN, finished, isolatedEnv, type ProcessResult } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -54,7 +54,7 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
     const store = join(dir, 'plants.json');
     const journal = `${store}.journal`;
     mkdirSync(dir);
-    writeFileSync(store, encodeStore([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak', tag: 'tree' }]));
+    writeFileSync(store, encodeDatabase([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak', tag: 'tree' }]));
     if (layout.journal !== undefined) writeFileSync(journal, BIG_JOURNAL);
     if (uid !== undefined) for (const path of [home, dir, store, ...(layout.journal === undefined ? [] : [journal])]) chownSync(path, uid, uid);
     chmodSync(store, layout.store);
@@ -100,7 +100,7 @@ describe.runIf(isRoot)("another user's store", () => {
     const store = join(dir, 'plants.json');
     mkdirSync(dir);
     // root's file in nobody's directory: unchecked, nobody would add a journal of its own beside it.
-    writeFileSync(store, encodeStore([{ id: 1n, name: 'Fern' }]), { mode: 0o644 });
+    writeFileSync(store, encodeDatabase([{ id: 1n, name: 'Fern' }]), { mode: 0o644 });
     for (const path of [home, dir]) chownSync(path, NOBODY, NOBODY);
     const before = filesOf(dir);
     const created = await runAs(NOBODY, ['create', '--id', '3', '--name', 'Ivy', '--local', '--store', store], home);

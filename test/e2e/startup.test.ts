@@ -69,7 +69,7 @@ describe('start-up loads only what a command uses', () => {
   it('get --local runs on the start path: the program, the store and its run are one file (build-start-path.mjs)', async () => {
     const files = await filesLoadedBy(['get', '--local', '--id', '1']);
     const start = files.find((sources) => sources.includes('src/cli/run-process.ts')) ?? [];
-    for (const module of ['src/store/file-store.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/create/command.ts']) expect(start).toContain(module);
+    for (const module of ['src/store/file/file-store.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/create/command.ts']) expect(start).toContain(module);
     expect(matching(start, /node_modules\/commander\//).length).toBeGreaterThan(0);
     // main.js, esbuild's helpers, the version, the start path, and a stub for each import() on the way (the program, get's run).
     expect(files.length).toBeLessThanOrEqual(6);
@@ -77,7 +77,7 @@ describe('start-up loads only what a command uses', () => {
 
   it('create --local loads the store but not zod, the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
-    expect(modules).toContain('src/store/file-store.ts');
+    expect(modules).toContain('src/store/file/file-store.ts');
     // Its fields are checked by the field rules (core/new-plant.ts), not by the zod schemas.
     expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);

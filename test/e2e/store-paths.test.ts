@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, smallFileSystem } from '../helpers/small-fs.js';
@@ -63,7 +63,7 @@ describe('the store path: a regular file or nothing yet', () => {
   it.runIf(canMount)('plants serve on a read-only store serves 503 for creates and, having written nothing, stops with exit 0', async () => {
     const dir = smallFileSystem(1024 * 1024);
     const store = join(dir, 'plants.json');
-    writeFileSync(store, encodeStore([{ id: 1n, name: 'Fern' }]));
+    writeFileSync(store, encodeDatabase([{ id: 1n, name: 'Fern' }]));
     execFileSync('mount', ['-o', 'remount,ro', dir]);
     const server = await startServer(await tempDir(), ['--store', store]);
     servers.push(server);

@@ -3,11 +3,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { finished, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/store-lock.js';
+import { lockStore } from '../../src/store/file/store-lock.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
 async function plantsIn(path: string): Promise<Map<bigint, NewPlant>> {
@@ -60,7 +60,7 @@ describe('the local store under concurrent and killed writers', () => {
     const env = isolatedEnv(home, { PLANTS_STORE: store });
     // A store big enough that reading and rewriting it takes a while, so kills land mid-write.
     const base = Array.from({ length: 100_000 }, (_, i) => ({ id: BigInt(i), name: `plant ${i}`, tag: 'seed' }));
-    await writeFile(store, encodeStore(base));
+    await writeFile(store, encodeDatabase(base));
     const started = Date.now();
     expect((await runPlants(['create', '--local', '--id', '-1', '--name', 'timed'], env)).code).toBe(0);
     const duration = Date.now() - started;

@@ -3,7 +3,7 @@ import { openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NODE_FS } from '../../src/fs/file-system.js';
-import { LineCutter, readLineAt, readLinesSync } from '../../src/fs/lines.js';
+import { LineCutter, readAtOf, readLineAt, readLinesSync } from '../../src/fs/lines.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** What a cutter hands on for `input` cut into chunks of these sizes: each line (or null: too long) and where it starts. */
@@ -74,17 +74,17 @@ describe('the line reader', () => {
     const fd = openSync(path, 'r');
     const read: string[] = [];
     const size = Buffer.byteLength(`${lines.join('\n')}\ntorn`);
-    const whole = readLinesSync(NODE_FS, fd, 0, size, 1024, (bytes, from, to) => void read.push((bytes as Buffer).toString('utf8', from, to)));
+    const whole = readLinesSync(readAtOf(NODE_FS, fd), 0, size, 1024, (bytes, from, to) => void read.push((bytes as Buffer).toString('utf8', from, to)));
     expect(read).toEqual(lines);
     expect(whole).toBe(size - 4);
     // From a line's start: the lines after it.
     const from = Buffer.byteLength(`${lines.slice(0, 100).join('\n')}\n`);
     const after: string[] = [];
-    readLinesSync(NODE_FS, fd, from, size, 1024, (bytes, lineFrom, to) => void after.push((bytes as Buffer).toString('utf8', lineFrom, to)));
+    readLinesSync(readAtOf(NODE_FS, fd), from, size, 1024, (bytes, lineFrom, to) => void after.push((bytes as Buffer).toString('utf8', lineFrom, to)));
     expect(after).toEqual(lines.slice(100));
-    expect(readLineAt(NODE_FS, fd, from, 1024)?.toString()).toBe(lines[100]);
+    expect(readLineAt(readAtOf(NODE_FS, fd), from, 1024)?.toString()).toBe(lines[100]);
     // A line longer than the limit, or one not ended, is none.
-    expect(readLineAt(NODE_FS, fd, from, 5)).toBeUndefined();
-    expect(readLineAt(NODE_FS, fd, size - 4, 1024)).toBeUndefined();
+    expect(readLineAt(readAtOf(NODE_FS, fd), from, 5)).toBeUndefined();
+    expect(readLineAt(readAtOf(NODE_FS, fd), size - 4, 1024)).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { PlantStore } from '../../src/core/store.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
+import { FileStore } from '../../src/store/file/file-store.js';
 
 /** Every plant a store holds, in id order, read through its own list, a page at a time. */
 export async function allPlants(store: PlantStore): Promise<Map<bigint, NewPlant>> {
@@ -19,4 +21,13 @@ export async function storedPlants(path: string): Promise<Map<bigint, NewPlant>>
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A store file of `plants` as plants leaves one: laid out as a checkpoint writes it, read by a
+ * first command, which vouches for it with an index (else the next command would checkpoint it).
+ */
+export async function checkpointedStore(path: string, plants: readonly NewPlant[]): Promise<void> {
+  await writeFile(path, encodeDatabase(plants));
+  await (await FileStore.open(path)).close();
 }

@@ -1,6 +1,6 @@
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../src/core/store.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from './memory-store.js';
 
 /** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
 export class DelegatingStore implements PlantStore {

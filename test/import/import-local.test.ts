@@ -8,7 +8,7 @@ import { BulkTally } from '../../src/import/outcomes.js';
 import type { Row } from '../../src/import/row.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { duplicateId } from '../../src/core/create.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { storeMaybeWrittenError } from '../../src/store/store-errors.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 import { storedPlants } from '../helpers/stored-plants.js';

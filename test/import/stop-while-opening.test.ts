@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { lockStore } from '../../src/store/store-lock.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { lockStore } from '../../src/store/file/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
 import { testContext } from '../helpers/test-context.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -36,7 +36,7 @@ describe('plants import --local, stopped while it opens the store', () => {
     const dir = await tempDir();
     const path = join(dir, 'plants.json');
     // A store file, not a journal alone: what the reads look at.
-    const store = await FileStore.open(path, { foldAt: 1 });
+    const store = await FileStore.open(path, { checkpointAt: 1 });
     await store.addAll([{ id: 1n, name: 'Fern' }]);
     await store.addAll([{ id: 3n, name: 'Ivy' }]);
     await store.close();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AcceptOutage } from '../../src/server/accept-outage.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const sockets: Socket[] = [];

@@ -9,7 +9,7 @@ import { BatchingStore } from '../../src/server/batching-store.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
 import { ServiceMetrics } from '../../src/server/metrics.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { storeWith } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { schemaProblems } from './support/openapi.js';

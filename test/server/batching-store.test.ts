@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { AddOutcome,} from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { DelegatingStore, storeWith } from '../helpers/stores.js';
 
 const plant = (id: number): NewPlant => ({ id: BigInt(id), name: `p${id}` });

@@ -1,8 +1,8 @@
 import { tempDir } from '../helpers/temp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { readFile } from 'node:fs/promises';

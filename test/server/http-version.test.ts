@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { expectDocumentedAnswer, type Answer } from './support/openapi.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
 

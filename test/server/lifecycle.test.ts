@@ -6,7 +6,7 @@ import type { NewPlant } from '../../src/core/schemas.js';
 import type { AddOutcome,} from '../../src/core/store.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { isStopping, listen, stopServer } from '../../src/server/lifecycle.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { expectDocumentedAnswer } from './support/openapi.js';
 import { TOKEN } from './support/server.js';
 import { DelegatingStore } from '../helpers/stores.js';

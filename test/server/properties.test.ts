@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { PLANT_ROUTES } from '../../src/server/plant-routes.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { OTHER_TOKEN, startServer, TOKEN, type RunningServer } from './support/server.js';
 
 const MAX_BODY = 4096;

@@ -6,9 +6,9 @@ import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import type { PlantStore } from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { PostgresStore } from '../../src/store/postgres-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -200,7 +200,7 @@ describe.each([
 describe('a page is stable under concurrent creates', () => {
   it('lists every plant there before the listing began exactly once, while others are created', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const server = await startServer(new BatchingStore(await FileStore.open(path, { foldAt: 500 })));
+    const server = await startServer(new BatchingStore(await FileStore.open(path, { checkpointAt: 500 })));
     try {
       for (let id = 0; id < 3_000; id += 2) expect((await server.send({ body: `{"id":${id},"name":"even"}` })).status).toBe(200);
       let creating = true;

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { OTHER_TOKEN, startServer, TOKEN, type RunningServer } from './support/server.js';
 
 const PLANT = '{"id": 1, "name": "Fern"}';

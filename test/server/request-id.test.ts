@@ -7,7 +7,7 @@ import { PlantsError } from '../../src/core/errors.js';
 import type { LogFormat } from '../../src/server/log-line.js';
 import { DelegatingStore, storeWith } from '../helpers/stores.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { startServer, TOKEN, type RunningServer } from './support/server.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -6,7 +6,7 @@ import { ERROR_NUMBERS, PlantsError } from '../../src/core/errors.js';
 import type { PlantStore } from '../../src/core/store.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { listen, stopServer } from '../../src/server/lifecycle.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
 import { startServer, TOKEN } from './support/server.js';
 import { storeWith } from '../helpers/stores.js';
 

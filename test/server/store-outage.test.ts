@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PlantsError } from '../../src/core/errors.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 
 const FULL = new PlantsError('store_io', 'could not append to the store /s.json.journal: no space left on device (ENOSPC)');
 

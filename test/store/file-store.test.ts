@@ -6,9 +6,9 @@ import { createPlant } from '../../src/core/create.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
-import { DEFAULT_FOLD_AT, FileStore, type FileStoreOptions } from '../../src/store/file-store.js';
-import { encodeStore } from '../../src/store/store-file.js';
-import { STALE_MS } from '../../src/store/store-lock.js';
+import { DEFAULT_CHECKPOINT_AT, FileStore, type FileStoreOptions } from '../../src/store/file/file-store.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
+import { STALE_MS } from '../../src/store/file/store-lock.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -94,9 +94,9 @@ describe('the JSON file store', () => {
 
   it('leaves no lock or temp file behind', async () => {
     const dir = await tempDir();
-    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 1n, name: 'Fern' }), { foldAt: 0 });
-    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 2n, name: 'Oak' }), { foldAt: 0 });
-    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.journal']);
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 1n, name: 'Fern' }), { checkpointAt: 0 });
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 2n, name: 'Oak' }), { checkpointAt: 0 });
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
   });
 
   it('waits for a lock another process holds, says so after a second, and gives up with store_locked', async () => {
@@ -169,7 +169,7 @@ describe('the JSON file store', () => {
       const path = await storePath();
       const lockPath = `${path}.lock`;
       // A store file of three plants, and a journal of four, which the next write folds.
-      await withStore(path, async (store) => (await store.addAll(many(1, 3)), await store.addAll(many(4, 4))), { foldAt: 0 });
+      await withStore(path, async (store) => (await store.addAll(many(1, 3)), await store.addAll(many(4, 4))), { checkpointAt: 0 });
       const [file, journal] = [await readFile(path), await readFile(`${path}.journal`)];
       // Taken over while the fold writes the new store file.
       let theirs: string | undefined;
@@ -180,11 +180,11 @@ describe('the JSON file store', () => {
           return NODE_FS.openSync(name, flags, mode);
         }) as FileSystem['openSync'],
       };
-      const store = await FileStore.open(path, { fs, foldAt: 0 });
+      const store = await FileStore.open(path, { fs, checkpointAt: 0 });
       await expect(store.addAll(many(8, 1))).rejects.toMatchObject({ code: 'store_locked', effect: 'none' });
       expect(await readFile(path)).toEqual(file);
       expect(await readFile(`${path}.journal`)).toEqual(journal);
-      expect((await readdir(dirname(path))).sort()).toEqual(['plants.json', 'plants.json.journal', 'plants.json.lock']);
+      expect((await readdir(dirname(path))).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal', 'plants.json.lock']);
       expect(identity(lockPath)).toBe(theirs);
       await store.close();
     });
@@ -198,7 +198,7 @@ describe('the JSON file store', () => {
     it("keeps the lock fresh, to the journal's removal: a waiter never finds it stale", async () => {
       const path = await storePath();
       const lockPath = `${path}.lock`;
-      // A journal of 16 MiB, which the next write folds (foldAt 0, no store file).
+      // A journal of 16 MiB, which the next write folds (checkpointAt 0, no store file).
       const plants = many(1, 16_000, 'x'.repeat(990));
       await writeFile(`${path}.journal`, plants.map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`).join(''));
       // The clock only: a fold is synchronous, the lock's refresh timer could not run during it.
@@ -235,7 +235,7 @@ describe('the JSON file store', () => {
           NODE_FS.unlinkSync(file);
         }) as FileSystem['unlinkSync'],
       };
-      await withStore(path, (store) => store.addAll(many(16_001, 1)), { fs, foldAt: 0 });
+      await withStore(path, (store) => store.addAll(many(16_001, 1)), { fs, checkpointAt: 0 });
       expect(temp).toBeDefined();
       expect(stale).toEqual([]);
       expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":16001,"name":"p16001"}\n');
@@ -264,8 +264,8 @@ describe('the JSON file store', () => {
   it('keeps the mode of an existing store file when it folds into it', async () => {
     const path = await storePath();
     await writeFile(path, '{"plantStore": 1, "plants": []}', { mode: 0o640 });
-    await withStore(path, (store) => store.addAll(many(1, 2)), { foldAt: 0 });
-    await withStore(path, (store) => store.addAll(many(3, 1)), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll(many(1, 2)), { checkpointAt: 0 });
+    await withStore(path, (store) => store.addAll(many(3, 1)), { checkpointAt: 0 });
     expect((await stat(path)).mode & 0o777).toBe(0o640);
   });
 
@@ -370,31 +370,31 @@ describe('the journal and the fold', () => {
         expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"c"}\n{"id":1,"name":"a"}\n');
         expect(await names(path)).toEqual(['a', 'c']);
       },
-      { foldAt: 2 },
+      { checkpointAt: 2 },
     );
     // The next write would make the journal larger than allowed: it folds first, then appends.
-    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { foldAt: 2 });
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { checkpointAt: 2 });
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":2,"name":"b"}\n');
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
-  it('folds on its own once the journal holds DEFAULT_FOLD_AT lines and more than the store file', async () => {
+  it('folds on its own once the journal holds DEFAULT_CHECKPOINT_AT lines and more than the store file', async () => {
     const path = await storePath();
-    const batch = DEFAULT_FOLD_AT / 10;
+    const batch = DEFAULT_CHECKPOINT_AT / 10;
     await withStore(path, async (store) => {
       for (let i = 0; i < 10; i += 1) await store.addAll(many(i * batch, batch));
       await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
-      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(DEFAULT_FOLD_AT);
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(DEFAULT_CHECKPOINT_AT);
       // Ten batches fit in the journal; the eleventh would make it larger than allowed, so the
       // journal is folded into the store file first, and the batch starts a new journal.
-      await store.addAll(many(DEFAULT_FOLD_AT, batch));
+      await store.addAll(many(DEFAULT_CHECKPOINT_AT, batch));
       expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(batch);
     });
-    expect((await storedPlants(path)).size).toBe(DEFAULT_FOLD_AT + batch);
+    expect((await storedPlants(path)).size).toBe(DEFAULT_CHECKPOINT_AT + batch);
     const file = await readFile(path, 'utf8');
-    expect(file.startsWith(encodeStore(many(0, 2)).slice(0, -'\n  ]\n}\n'.length))).toBe(true);
-    expect(file.split('\n')).toHaveLength(DEFAULT_FOLD_AT + 6);
+    expect(file.startsWith(encodeDatabase(many(0, 2)).slice(0, -'\n  ]\n}\n'.length))).toBe(true);
+    expect(file.split('\n')).toHaveLength(DEFAULT_CHECKPOINT_AT + 6);
   });
 
   it('tells updated from unchanged puts of plants in the store file, its journal, a fresh read and a store laid out by hand', async () => {
@@ -406,9 +406,9 @@ describe('the journal and the fold', () => {
       { id: 2n ** 53n + 1n, name: 'far' },
       { id: 12n, name: '🌱', tag: 'x' },
     ];
-    // Folded into the store file by the next write (foldAt 0), which leaves one plant more in the journal.
+    // Folded into the store file by the next write (checkpointAt 0), which leaves one plant more in the journal.
     await withStore(path, (store) => store.addAll(plants));
-    await withStore(path, (store) => store.addAll([{ id: 20n, name: 'Ivy' }]), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll([{ id: 20n, name: 'Ivy' }]), { checkpointAt: 0 });
     expect((await readFile(`${path}.journal`, 'utf8')).split('\n')).toEqual(['{"id":20,"name":"Ivy"}', '']);
     const puts = (store: FileStore) =>
       store.putAll([
@@ -484,7 +484,7 @@ describe('the journal and the fold', () => {
     const reader = await FileStore.open(path);
     expect([...(await allPlants(reader)).values()]).toEqual(plants);
     // Appended by another process, read from where the reader stopped: the torn tail cut, the lines after it.
-    await withStore(path, (writer) => writer.addAll(many(50_000, 60_000)), { foldAt: 1_000_000 });
+    await withStore(path, (writer) => writer.addAll(many(50_000, 60_000)), { checkpointAt: 1_000_000 });
     expect(existsSync(path)).toBe(false);
     const all = await allPlants(reader);
     expect(all.size).toBe(100_000);
@@ -497,7 +497,7 @@ describe('the journal and the fold', () => {
 
   it('reads a journal the store file already holds (a crash between a fold and removing the journal) as the same plants', async () => {
     const path = await storePath();
-    await writeFile(path, encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await writeFile(path, encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"delete":3}\n{"id":2,"name":"b"}\n');
     expect([...(await storedPlants(path)).values()]).toEqual([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
   });
@@ -506,8 +506,8 @@ describe('the journal and the fold', () => {
     const path = await storePath();
     await writeFile(path, '{"plantStore":1,"plants":[{"name":"c","id":3}]}');
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n');
-    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { foldAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { checkpointAt: 0 });
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
@@ -552,7 +552,7 @@ describe('the journal and the fold', () => {
 
   it('reads a page of a few plants from a few KiB of the store file, not from all of it', async () => {
     const path = await storePath();
-    await writeFile(path, encodeStore(many(1, 2000)));
+    await writeFile(path, encodeDatabase(many(1, 2000)));
     let counting = false;
     let bytes = 0;
     const fs: FileSystem = {
@@ -575,7 +575,7 @@ describe('the journal and the fold', () => {
     const reader = await FileStore.open(path);
     await withStore(path, (writer) => writer.addAll(many(1, 3)));
     expect([...(await allPlants(reader)).keys()]).toEqual([1n, 2n, 3n]);
-    await withStore(path, (writer) => writer.addAll(many(4, 1)), { foldAt: 0 });
+    await withStore(path, (writer) => writer.addAll(many(4, 1)), { checkpointAt: 0 });
     await withStore(path, (writer) => writer.deleteAll([2n]));
     expect([...(await allPlants(reader)).keys()]).toEqual([1n, 3n, 4n]);
     await reader.close();
@@ -600,7 +600,7 @@ describe('reading while another process folds', () => {
           if (failJournal) throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
           if (!folded) {
             folded = true;
-            writeFileSync(`${path}.other.tmp`, encodeStore(many(1, 3)));
+            writeFileSync(`${path}.other.tmp`, encodeDatabase(many(1, 3)));
             renameSync(`${path}.other.tmp`, path);
             unlinkSync(`${path}.journal`);
           }
@@ -694,15 +694,15 @@ describe('deleting, and reading by id and by page', () => {
       await store.addAll(many(1, 4));
       await store.deleteAll([1n, 3n]);
     });
-    await withStore(path, (store) => store.addAll([{ id: 5n, name: 'p5' }]), { foldAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 2n, name: 'p2' }, { id: 4n, name: 'p4' }]));
+    await withStore(path, (store) => store.addAll([{ id: 5n, name: 'p5' }]), { checkpointAt: 0 });
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 2n, name: 'p2' }, { id: 4n, name: 'p4' }]));
     await rm(`${path}.journal`);
     expect(await names(path)).toEqual(['p2', 'p4']);
   });
 
   it('gets a plant by id, from the store file or the journal', async () => {
     const path = await storePath();
-    await withStore(path, (store) => store.addAll([{ id: 7n, name: 'filed', tag: 't' }]), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll([{ id: 7n, name: 'filed', tag: 't' }]), { checkpointAt: 0 });
     await withStore(path, async (store) => {
       await store.addAll([{ id: 8n, name: 'journaled' }]);
       expect(await store.get(7n)).toEqual({ id: 7n, name: 'filed', tag: 't' });
@@ -714,8 +714,8 @@ describe('deleting, and reading by id and by page', () => {
   it('lists pages in id order across store file and journal, after an id, with a tag', async () => {
     const path = await storePath();
     const tagged = (id: number, tag?: string): NewPlant => (tag === undefined ? { id: BigInt(id), name: `p${id}` } : { id: BigInt(id), name: `p${id}`, tag });
-    await withStore(path, (store) => store.addAll([tagged(10, 'x'), tagged(30), tagged(50, 'x')]), { foldAt: 0 });
-    await withStore(path, (store) => store.addAll([tagged(-5)]), { foldAt: 0 });
+    await withStore(path, (store) => store.addAll([tagged(10, 'x'), tagged(30), tagged(50, 'x')]), { checkpointAt: 0 });
+    await withStore(path, (store) => store.addAll([tagged(-5)]), { checkpointAt: 0 });
     await withStore(path, async (store) => {
       await store.addAll([tagged(20, 'x'), tagged(40)]);
       await store.deleteAll([30n]);
@@ -727,54 +727,5 @@ describe('deleting, and reading by id and by page', () => {
       expect(ids(await store.list({ limit: 100, tag: 'x' }))).toEqual([10n, 20n, 50n]);
       expect(ids(await store.list({ limit: 100, after: 50n }))).toEqual([]);
     });
-  });
-});
-
-describe('reading a store file edited by hand', () => {
-  it('reads any JSON layout of the format exactly, and folds it into the canonical layout', async () => {
-    const path = await storePath();
-    await writeFile(
-      path,
-      `{"plants": [
-         { "name": "Caf\\u00e9", "id": 9223372036854775807 },
-         {"id": 1.0e1, "tag": "x", "name": "Ten", "note": "dropped"}
-       ], "plantStore": 1}`,
-    );
-    expect([...(await storedPlants(path)).values()]).toEqual([
-      { id: 10n, name: 'Ten', tag: 'x' },
-      { id: 9223372036854775807n, name: 'Café' },
-    ]);
-    // Three new plants make the journal larger than the store file: the write folds it first.
-    await withStore(path, (store) => store.addAll([{ id: 11n, name: 'Eleven' }, { id: 12n, name: 'Twelve' }, { id: 13n, name: 'Thirteen' }]), { foldAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe('{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n');
-    expect(await names(path)).toEqual(['Ten', 'Eleven', 'Twelve', 'Thirteen', 'Café']);
-  });
-
-  it('reads a plant split over lines inside our layout, and folds it back on one line', async () => {
-    const path = await storePath();
-    await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
-    // Two new plants outgrow the store file of one: the write folds it first.
-    await withStore(path, (store) => store.addAll([{ id: 2n, name: 'Oak' }, { id: 3n, name: 'Pine' }]), { foldAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([{ id: 1n, name: 'Fern' }]));
-    expect(await names(path)).toEqual(['Fern', 'Oak', 'Pine']);
-  });
-
-  it('adds to an empty store laid out over lines by hand', async () => {
-    const path = await storePath();
-    await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n  ]\n}\n');
-    await withStore(path, (store) => store.addAll([{ id: 1n, name: 'Fern' }]));
-    expect(await names(path)).toEqual(['Fern']);
-  });
-
-  it.each([
-    ['a name too long', `{"id":1,"name":"${'x'.repeat(1001)}"}`, /plants\[0\]: invalid plant: name must be at most 1,000 characters/],
-    ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
-    ['a repeated key', '{"id":1,"name":"x","name":"y"}', /plants\[0\] is not JSON|Duplicate key/],
-  ])('refuses a canonical-looking line with %s', async (_what, line, message) => {
-    const path = await storePath();
-    const content = `{\n  "plantStore": 1,\n  "plants": [\n    ${line}\n  ]\n}\n`;
-    await writeFile(path, content);
-    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(message) });
-    expect(await readFile(path, 'utf8')).toBe(content);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlantsError } from '../../src/core/errors.js';
-import { PostgresStore } from '../../src/store/postgres-store.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { describeStoreConformance } from '../helpers/store-conformance.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
 import { directorySyncsFs } from '../helpers/faulty-fs.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
@@ -84,7 +84,7 @@ describe('a temporary file a crash left', () => {
     symlinkSync(elsewhere, join(dir, 'plants.json.link0000.tmp'));
     const notFiles = ['plants.json.dir00000.tmp', 'plants.json.link0000.tmp'];
 
-    const store = await FileStore.open(path, { foldAt: 10 });
+    const store = await FileStore.open(path, { checkpointAt: 10 });
     // Reads and writes that do not fold do not look: reading a directory costs what it holds.
     expect(await store.addAll(plants(1, 5))).toEqual(Array(5).fill('added'));
     await store.get(1n);
@@ -93,7 +93,7 @@ describe('a temporary file a crash left', () => {
     expect(await store.addAll(plants(6, 6))).toEqual(Array(6).fill('added'));
     await store.close();
     expect(readFileSync(`${path}.journal`, 'utf8').split('\n')).toHaveLength(7);
-    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.journal', ...others, ...notFiles].sort());
+    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal', ...others, ...notFiles].sort());
     expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
     expect((await storedPlants(path)).size).toBe(11);
   });

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
-import { allPlants, storedPlants } from '../helpers/stored-plants.js';
+import { allPlants, checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The file store on a file system that fills up, injected through its fs seam (the same on a real
@@ -41,7 +41,7 @@ describe('the file store on a full disk', () => {
   it('fails a fold that does not fit as store_io, and leaves the store file and the journal as they were', async () => {
     const path = join(await tempDir(), 'plants.json');
     const fs = faultyFs();
-    const store = await FileStore.open(path, { fs, foldAt: 0 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 0 });
     await store.addAll(batch(0, 100));
     await store.addAll(batch(100, 100));
     const file = await readFile(path);
@@ -58,7 +58,7 @@ describe('the file store on a full disk', () => {
 
   it('writes whole lines and whole files when every write is cut short without an error', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const store = await FileStore.open(path, { fs: faultyFs(Infinity, 3), foldAt: 0 });
+    const store = await FileStore.open(path, { fs: faultyFs(Infinity, 3), checkpointAt: 0 });
     await store.addAll(batch(0, 50));
     await store.addAll(batch(50, 50));
     await store.deleteAll([7n]);
@@ -69,7 +69,7 @@ describe('the file store on a full disk', () => {
 
   it('a fold that fails before its rename lets the write append, and is not tried again for another threshold of lines', async () => {
     const path = join(await tempDir(), 'plants.json');
-    await writeFile(path, encodeStore(batch(0, 5)));
+    await checkpointedStore(path, batch(0, 5));
     // The fold's temporary file finds the disk full; the journal, where a line still fits, does not.
     const folds = { tried: 0 };
     const fs: FileSystem = {
@@ -82,7 +82,7 @@ describe('the file store on a full disk', () => {
         return NODE_FS.openSync(file, flags, mode);
       }) as FileSystem['openSync'],
     };
-    const store = await FileStore.open(path, { fs, foldAt: 10 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 10 });
     const file = await readFile(path);
     expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
     expect(folds.tried).toBe(0);
@@ -103,16 +103,17 @@ describe('the file store on a full disk', () => {
   it.runIf(canMount)('on a real tmpfs: a write at the fold threshold with room for its line only is stored, and later ones try no fold', async () => {
     const dir = smallFileSystem(1024 * 1024);
     const path = join(dir, 'plants.json');
-    await writeFile(path, encodeStore(batch(0, 50)));
+    await checkpointedStore(path, batch(0, 50));
     const folds = { tried: 0 };
     const fs: FileSystem = {
       ...NODE_FS,
       openSync: ((file: string, flags: string, mode?: number) => {
-        if (flags === 'wx') folds.tried += 1;
+        // A fold's new store file; not the index a fold then writes.
+        if (flags === 'wx' && !file.includes('.index.')) folds.tried += 1;
         return NODE_FS.openSync(file, flags, mode);
       }) as FileSystem['openSync'],
     };
-    const store = await FileStore.open(path, { fs, foldAt: 100 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 100 });
     await store.addAll(batch(100, 100));
     const file = await readFile(path);
     // 100 short lines take part of one page: the next lines fit in it, a new store file does not.
@@ -123,7 +124,7 @@ describe('the file store on a full disk', () => {
     expect(folds.tried).toBe(1);
     // The store keeps its lock until the event loop's next turn (for a write queued meanwhile).
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await readdir(dir)).sort()).toEqual(['filler', 'plants.json', 'plants.json.journal']);
+    expect((await readdir(dir)).sort()).toEqual(['filler', 'plants.json', 'plants.json.index', 'plants.json.journal']);
     expect(await readFile(path)).toEqual(file);
     // Room again: at the next threshold (200 lines past the failed fold's 100), the fold is done.
     await unlink(join(dir, 'filler'));
@@ -133,7 +134,7 @@ describe('the file store on a full disk', () => {
     expect(folds.tried).toBe(2);
     // Folded: the journal holds only the line of the write that folded it.
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.journal']);
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":300,"name":"plant 300"}\n');
     await store.close();
     expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 50), ...ids(100, 201)]);
@@ -146,7 +147,7 @@ describe('a fold that fails after its rename', () => {
     ['the new store file cannot be reopened', 'reopen', 'could not reopen after writing the store', 'too many open files (EMFILE)'],
   ] as const)('fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from either store file', async (_what, fault, action, reason) => {
     const dir = await tempDir();
-    await writeFile(join(dir, 'plants.json'), encodeStore(batch(0, 5)));
+    await checkpointedStore(join(dir, 'plants.json'), batch(0, 5));
     const old = await readFile(join(dir, 'plants.json'));
     // Fails once, right after the fold's rename: the fsync of the directory, or the reopening.
     let renamed = false;
@@ -170,7 +171,7 @@ describe('a fold that fails after its rename', () => {
         NODE_FS.fsyncSync(fd);
       }) as FileSystem['fsyncSync'],
     };
-    const store = await FileStore.open(join(dir, 'plants.json'), { fs, foldAt: 10 });
+    const store = await FileStore.open(join(dir, 'plants.json'), { fs, checkpointAt: 10 });
     const { path } = store;
     expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
     const journal = await readFile(`${path}.journal`);
@@ -179,7 +180,7 @@ describe('a fold that fails after its rename', () => {
     expect(renamed && failed).toBe(true);
     expect(failure).toMatchObject({ code: 'store_io', effect: 'none', message: `${action} ${path}: ${reason}` });
     // Renamed: the new file holds the plants acknowledged, and only those; the journal is kept.
-    expect(await readFile(path, 'utf8')).toBe(encodeStore([...batch(0, 5), ...batch(100, 10)]));
+    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([...batch(0, 5), ...batch(100, 10)]));
     expect(await readFile(`${path}.journal`)).toEqual(journal);
     const acknowledged = [...ids(0, 5), ...ids(100, 10)];
     expect([...(await allPlants(store)).keys()]).toEqual(acknowledged);

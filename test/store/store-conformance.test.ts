@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { createPlantsClient } from '../../src/client/plants-client.js';
 import { RemoteStore } from '../../src/client/remote-store.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { MemoryStore } from '../helpers/memory-store.js';
 import { describeStoreConformance } from '../helpers/store-conformance.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
@@ -19,7 +19,7 @@ describeStoreConformance('the JSON file store', {
   async open() {
     const path = join(await tempDir(), 'plants.json');
     // Folds at every write: the store file is read and written, not only the journal.
-    return { store: await FileStore.open(path, { foldAt: 0 }), reopen: () => FileStore.open(path) };
+    return { store: await FileStore.open(path, { checkpointAt: 0 }), reopen: () => FileStore.open(path) };
   },
 });
 

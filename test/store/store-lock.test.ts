@@ -3,7 +3,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NODE_FS } from '../../src/fs/file-system.js';
-import { lockStore, STALE_MS, type LockFileSystem } from '../../src/store/store-lock.js';
+import { lockStore, STALE_MS, type LockFileSystem } from '../../src/store/file/store-lock.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The lock directory's identity: what another process's rmdir and mkdir change. */

@@ -9,7 +9,7 @@ import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
 import { applyInBatches } from '../../import/store-batches.js';
-import { journalPathOf } from '../../store/journal.js';
+import { walPathOf } from '../../store/file/store-paths.js';
 import type { Context } from '../context.js';
 import type { StopSignal } from '../exit-codes.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
@@ -37,7 +37,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     ],
     [
       options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
-      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: journalPathOf(target) }] : []),
+      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: walPathOf(target) }] : []),
     ],
     ctx.fs,
   );

@@ -120,7 +120,7 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
     import('../../fs/durable-file.js'),
     import('../../fs/make-directory.js'),
     import('./own-file-error.js'),
-    import('../../store/store-lock.js'),
+    import('../../store/file/store-lock.js'),
   ]);
   const cannotWrite = (error: unknown) => ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);
   try {

@@ -1,7 +1,7 @@
 import { PlantsError } from '../../../core/errors.js';
 import { printable, printableMessage } from '../../../core/printable.js';
 import { ioReason } from '../../../fs/io-reason.js';
-import { maskedDatabaseUrl } from '../../../store/database-url.js';
+import { maskedDatabaseUrl } from '../../../store/postgres/database-url.js';
 import type { ListeningAddress } from '../../../server/index.js';
 import type { StoreLocation } from '../../../store/open-store.js';
 import type { CommandImplementation } from '../../command-implementation.js';

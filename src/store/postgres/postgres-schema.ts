@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { PlantsError } from '../core/errors.js';
+import { PlantsError } from '../../core/errors.js';
 
 /**
  * The table the PostgreSQL store keeps plants in, and the mark that says it is ours. The comment

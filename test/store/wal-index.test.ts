@@ -4,40 +4,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
-import { FileStore } from '../../src/store/file-store.js';
-import { encodeStore } from '../../src/store/store-file.js';
+import { FileStore } from '../../src/store/file/file-store.js';
+import { encodeDatabase } from '../../src/store/file/database-file.js';
+import { countingFs } from '../helpers/counting-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
 const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
 
-/** node:fs, counting the bytes read through it, by file. */
-function countingFs(): FileSystem & { bytesRead: Map<string, number>; total(): number } {
-  const paths = new Map<number, string>();
-  const bytesRead = new Map<string, number>();
-  return {
-    ...NODE_FS,
-    bytesRead,
-    total: () => [...bytesRead.values()].reduce((sum, bytes) => sum + bytes, 0),
-    openSync: ((path: string, flags: string, mode?: number) => {
-      const fd = NODE_FS.openSync(path, flags, mode);
-      paths.set(fd, path);
-      return fd;
-    }) as FileSystem['openSync'],
-    readSync: ((fd: number, ...rest: unknown[]) => {
-      const got = (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
-      const path = paths.get(fd) ?? '?';
-      bytesRead.set(path, (bytesRead.get(path) ?? 0) + got);
-      return got;
-    }) as FileSystem['readSync'],
-  };
-}
-
 /** A store as an import leaves it: a store file of `folded` plants, a journal of `journaled` more, and their index. */
 async function importedStore(folded: number, journaled: number): Promise<string> {
   const path = join(await tempDir(), 'plants.json');
-  writeFileSync(path, encodeStore(many(0, folded)));
-  const store = await FileStore.open(path, { foldAt: 10_000_000 });
+  writeFileSync(path, encodeDatabase(many(0, folded)));
+  const store = await FileStore.open(path, { checkpointAt: 10_000_000 });
   for (let from = folded; from < folded + journaled; from += 10_000) await store.addAll(many(from, Math.min(10_000, folded + journaled - from)));
   await store.close();
   return path;
@@ -66,7 +45,7 @@ describe('the index of a store', () => {
 
   it('of a store that is a journal alone, as an import into a new store leaves it, serves readers in a few KiB, and is left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const store = await FileStore.open(path, { foldAt: 10_000_000 });
+    const store = await FileStore.open(path, { checkpointAt: 10_000_000 });
     for (let from = 0; from < 20_000; from += 5_000) await store.addAll(many(from, 5_000));
     await store.close();
     expect(existsSync(path)).toBe(false);
@@ -108,7 +87,7 @@ describe('the index of a store', () => {
         return fds.has(fd) ? sameIno(stats) : stats;
       }) as FileSystem['fstatSync'],
     };
-    const first = await FileStore.open(path, { fs, foldAt: 10_000_000 });
+    const first = await FileStore.open(path, { fs, checkpointAt: 10_000_000 });
     await first.addAll(many(0, 2_000, 'old'));
     await first.close();
     expect(existsSync(`${path}.index`)).toBe(true);
@@ -126,7 +105,7 @@ describe('the index of a store', () => {
     // Ids of four digits, lines of one length: a line moved by one is another plant's whole line.
     const ids = Array.from({ length: 2_000 }, (_, i) => 1_000 + i);
     const line = (id: number) => `{"id":${id},"name":"p${id}"}\n`;
-    const writer = await FileStore.open(path, { foldAt: 10_000_000 });
+    const writer = await FileStore.open(path, { checkpointAt: 10_000_000 });
     await writer.addAll(ids.map((id) => ({ id: BigInt(id), name: `p${id}` })));
     await writer.close();
     expect(existsSync(`${path}.index`)).toBe(true);
@@ -139,11 +118,11 @@ describe('the index of a store', () => {
 
   it('is read once, whole, by a process that searches it many times (an import over a store), not a block a search', async () => {
     const path = join(await tempDir(), 'plants.json');
-    const writer = await FileStore.open(path, { foldAt: 10_000_000 });
+    const writer = await FileStore.open(path, { checkpointAt: 10_000_000 });
     for (let from = 0; from < 20_000; from += 5_000) await writer.addAll(many(from, 5_000));
     await writer.close();
     const fs = countingFs();
-    const store = await FileStore.open(path, { fs, foldAt: 10_000_000 });
+    const store = await FileStore.open(path, { fs, checkpointAt: 10_000_000 });
     // A batch that replaces every plant: each put looks its plant up.
     expect(new Set(await store.putAll(many(0, 20_000, 'q').map((plant) => ({ plant }))))).toEqual(new Set(['updated']));
     await store.close();
@@ -166,7 +145,7 @@ describe('the index of a store', () => {
     expect((await storedPlants(path)).get(1000n)).toEqual({ id: 1000n, name: 'y1000' });
   });
 
-  it('of a store copied elsewhere is read whole once, by a reader too, which leaves one for the next', async () => {
+  it('of a store copied elsewhere is read whole once, by a reader too, which checkpoints it with one for the next', async () => {
     const path = await importedStore(5_000, 2_000);
     const dir = await tempDir();
     const copy = join(dir, 'plants.json');
@@ -183,7 +162,9 @@ describe('the index of a store', () => {
     expect(await again.get(4_999n)).toEqual({ id: 4_999n, name: 'p4999' });
     await again.close();
     expect(second.total()).toBeLessThan(64 * 1024);
-    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
+    // Checkpointed: the journal folded into the store file, which its index vouches for.
+    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index']);
+    expect((await storedPlants(copy)).size).toBe(7_000);
   });
 
   it('sees what another process appended after it, and what a journal edited by hand says, in any form', async () => {
@@ -195,7 +176,7 @@ describe('the index of a store', () => {
     expect((await store.list({ limit: 3 })).map((plant) => plant.name)).toEqual(['p0', 'by hand', 'again']);
     await store.close();
     // Folded: the line in another form is written in ours.
-    const folding = await FileStore.open(path, { foldAt: 0 });
+    const folding = await FileStore.open(path, { checkpointAt: 0 });
     await folding.addAll([{ id: -1n, name: 'first' }]);
     await folding.close();
     expect(readFileSync(path, 'utf8')).toContain('\n    {"id":1,"name":"by hand"},\n    {"id":3,"name":"again"},\n');

@@ -7,8 +7,8 @@ const MIN_SAFE = -MAX_SAFE;
 const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
 
 /**
- * Entries in ascending id order, each id with a number: where its line is (in the store file or
- * the journal), or -1 for an id the journal deleted. Read by position or searched by id; never
+ * Entries in ascending id order, each id with a number: where its line is (in the database file or
+ * the WAL), or -1 for an id the WAL deleted. Read by position or searched by id; never
  * changed once made: two typed arrays, 16 bytes a plant, where a Map of them holds an object each.
  */
 export interface Entries {
@@ -136,4 +136,27 @@ export class EntriesBuilder {
     this.halves = new Int32Array(ids.buffer);
     this.values = values;
   }
+}
+
+/**
+ * The entries of `older` and `newer` in id order, `newer`'s of an id over `older`'s: a wal-index
+ * and a tail, the next wal-index.
+ */
+export function mergeEntries(older: Entries, newer: SortedEntries): SortedEntries {
+  if (older.size === 0) return newer;
+  const merged = new EntriesBuilder();
+  let i = 0;
+  let t = 0;
+  while (i < older.size || t < newer.size) {
+    const fromNewer = t < newer.size && (i >= older.size || newer.idAt(t) <= older.idAt(i));
+    if (fromNewer && i < older.size && newer.idAt(t) === older.idAt(i)) i += 1;
+    if (fromNewer) {
+      merged.push(newer.idAt(t), newer.valueAt(t));
+      t += 1;
+    } else {
+      merged.push(older.idAt(i), older.valueAt(i));
+      i += 1;
+    }
+  }
+  return merged.build();
 }

@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
-import type { Snapshot } from '../../src/store/snapshot.js';
-import { StoreFiles } from '../../src/store/store-files.js';
-import { encodeStore, INDENT, StoreFileWriter } from '../../src/store/store-file.js';
-import { readStoreFile } from '../../src/store/store-file-read.js';
-import { FileView, type StoreFileView } from '../../src/store/store-file-view.js';
-import { scanStoreFile } from '../../src/store/store-file-scan.js';
-import type { SortedEntries } from '../../src/store/sorted-entries.js';
+import type { Snapshot } from '../../src/store/file/snapshot.js';
+import { StoreFiles } from '../../src/store/file/store-files.js';
+import { encodeDatabase, INDENT, DatabaseWriter } from '../../src/store/file/database-file.js';
+import { readDatabaseWhole } from '../../src/store/file/normalise.js';
+import { DatabaseReader, fileBytes } from '../../src/store/file/database-reader.js';
+import { DatabaseLines } from '../../src/store/file/database-lines.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
@@ -25,7 +24,7 @@ const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).m
 function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
   const starts = new Map<bigint, number>();
-  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
   list.forEach((p, i) => {
     const line = encodePlant(p);
     if (asBytes[i] === true) {
@@ -44,20 +43,20 @@ function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): {
 /** The store file a fold of `snapshot` writes. */
 function folded(snapshot: Snapshot | undefined): string {
   const chunks: Buffer[] = [];
-  const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)));
   snapshot?.writeTo(writer);
   writer.end();
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The store file at `path` as a reader with no index reads it: whole, every plant checked. */
-function readWhole(path: string): StoreFileView {
-  return readStoreFile(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
+/** The store file at `path` as a reader with no index reads it: whole, every plant checked, laid out in memory. */
+function readWhole(path: string): DatabaseReader {
+  return readDatabaseWhole(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
 }
 
 /** The same file as one its index vouches for: found by halving it, never read whole. */
-function readVouched(path: string, count: number): StoreFileView {
-  return new FileView(NODE_FS, openSync(path, 'r'), path, statSync(path).size, count);
+function readVouched(path: string, count: number): DatabaseReader {
+  return new DatabaseReader(fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size), path, count);
 }
 
 describe('the store file as a fold writes it', () => {
@@ -65,7 +64,7 @@ describe('the store file as a fold writes it', () => {
     fc.assert(
       fc.property(plants, fc.array(fc.boolean(), { maxLength: 12 }), (list, asBytes) => {
         const { text, starts } = written(list, asBytes);
-        expect(text).toBe(encodeStore(list));
+        expect(text).toBe(encodeDatabase(list));
         const bytes = Buffer.from(text);
         for (const p of list) {
           const start = (starts.get(p.id) as number) + INDENT.length;
@@ -77,7 +76,7 @@ describe('the store file as a fold writes it', () => {
 
   it('writes a line longer than the chunks it gathers whole, as text or as bytes', () => {
     const chunks: Buffer[] = [];
-    const writer = new StoreFileWriter((chunk) => chunks.push(Buffer.from(chunk)));
+    const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)));
     const long = `{"id":1,"name":"${'é'.repeat(400_000)}"}`;
     const longer = Buffer.from(`{"id":2,"name":"${'a'.repeat(1_500_000)}"}`);
     writer.text(1n, long);
@@ -96,7 +95,7 @@ describe('the store file as a fold writes it', () => {
     await fc.assert(
       fc.asyncProperty(plants, fc.array(change, { maxLength: 12 }), fc.boolean(), async (before, picks, byHand) => {
         const path = join(dir, `${(n += 1)}.json`);
-        // In our layout, or as a person might lay it out (read whole, in memory).
+        // In our layout, or as a person might lay it out: with no index, either is read whole, into memory.
         const laidOutByHand = () => `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
         writeFileSync(path, byHand ? laidOutByHand() : written(before).text);
         const changes = new Map<bigint, NewPlant | null>();
@@ -115,8 +114,8 @@ describe('the store file as a fold writes it', () => {
         const files = new StoreFiles(NODE_FS, path);
         const snapshot = files.open(files.stamp());
         try {
-          expect(snapshot?.store.view.canonical).toBe(!byHand);
-          expect(folded(snapshot)).toBe(encodeStore(after));
+          expect(snapshot?.database.readWhole).toBe(true);
+          expect(folded(snapshot)).toBe(encodeDatabase(after));
         } finally {
           files.forget(snapshot);
         }
@@ -151,7 +150,7 @@ describe('the store file as a fold writes it', () => {
     const files = new StoreFiles(NODE_FS, path);
     const snapshot = files.open(files.stamp());
     try {
-      expect(folded(snapshot)).toBe(encodeStore([...expected.values()].sort((a, b) => (a.id < b.id ? -1 : 1))));
+      expect(folded(snapshot)).toBe(encodeDatabase([...expected.values()].sort((a, b) => (a.id < b.id ? -1 : 1))));
     } finally {
       files.forget(snapshot);
     }
@@ -167,7 +166,6 @@ describe('the store file as a fold writes it', () => {
         for (const view of [readWhole(path), readVouched(path, list.length)]) {
           try {
             expect(view.plants).toBe(list.length);
-            expect(view.canonical).toBe(true);
             expect([...view.linesAfter(undefined)]).toEqual(list.map((p) => ({ id: p.id, line: encodePlant(p) })));
             for (const p of list) expect(view.lineOf(p.id)).toBe(encodePlant(p));
             for (const id of [...others, ...list.map((p) => p.id)]) {
@@ -187,7 +185,7 @@ describe('the store file as a fold writes it', () => {
     const path = join(await tempDir(), 'plants.json');
     // 5,000 plants, ids sparse and signed, a few names long enough to span the reads of a search.
     const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({ id: BigInt(i * 7919 - 20_000_000), name: i % 97 === 0 ? `long ${'x'.repeat(9_000)}` : `plant ${i}` }));
-    writeFileSync(path, encodeStore(list));
+    writeFileSync(path, encodeDatabase(list));
     const view = readVouched(path, list.length);
     try {
       for (let i = 0; i < list.length; i += 37) {
@@ -204,14 +202,33 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
+  it('is read back exactly from memory when read whole, its layout held in chunks, whatever id is asked for', async () => {
+    const path = join(await tempDir(), 'plants.json');
+    // Over 3 MiB laid out by hand, in reverse order: held as several chunks, lines across their edges.
+    const list: NewPlant[] = Array.from({ length: 6_000 }, (_, i) => ({ id: BigInt(i * 3 - 9_000), name: `${'é'.repeat(i % 11)}${'x'.repeat(250 + (i % 300))}` }));
+    writeFileSync(path, JSON.stringify({ plants: [...list].reverse().map((p) => ({ name: p.name, id: Number(p.id) })), plantStore: 1 }, null, 1));
+    const view = readWhole(path);
+    try {
+      expect(view.plants).toBe(list.length);
+      for (let i = 0; i < list.length; i += 7) {
+        const { id } = list[i] as NewPlant;
+        expect(view.lineOf(id)).toBe(encodePlant(list[i] as NewPlant));
+        expect(view.lineOf(id + 1n)).toBeUndefined();
+        expect([...view.linesAfter(id)][0]?.id).toBe(list[i + 1]?.id);
+      }
+      expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(list.map(encodePlant));
+    } finally {
+      view.close();
+    }
+  });
+
   it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
     const path = join(await tempDir(), 'plants.json');
     // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
     const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
-    writeFileSync(path, encodeStore(list));
-    const fd = openSync(path, 'r');
-    const size = statSync(path).size;
-    const view = new FileView(NODE_FS, fd, path, size, list.length, scanStoreFile(NODE_FS, fd, path, size, false) as SortedEntries);
+    writeFileSync(path, encodeDatabase(list));
+    const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
+    const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
     try {
       const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
       const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
@@ -227,13 +244,12 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
-  it('is held in memory, in id order, when an older plants wrote it in another order, and left as it is', async () => {
+  it('is read whole into memory, in id order, when written in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
-    writeFileSync(path, encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    writeFileSync(path, encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
     const view = readWhole(path);
     expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
-    expect(view.canonical).toBe(false);
     view.close();
-    expect(readFileSync(path, 'utf8')).toBe(encodeStore([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
   });
 });

@@ -1,6 +1,6 @@
-import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../core/decide.js';
-import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
+import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../../src/core/decide.js';
+import type { NewPlant } from '../../src/core/schemas.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../src/core/store.js';
 
 /** A PlantStore in memory: for tests, and the model the other stores must behave like. */
 export class MemoryStore implements PlantStore {

@@ -1,4 +1,4 @@
-import { IdMap } from '../core/id-map.js';
+import { IdMap } from '../../core/id-map.js';
 import { EntriesBuilder, find, SortedEntries } from './sorted-entries.js';
 
 /**
@@ -51,12 +51,12 @@ class Log {
 }
 
 /**
- * The journal lines past what the index holds (store-index.ts), as a snapshot sees them: what
+ * The WAL lines past what the wal-index holds (wal-index.ts), as a snapshot sees them: what
  * each says of its id (where the line starts, or DELETED), the last one of an id winning. Never
  * changed once made: `with` makes the tail after an append, sharing the entries before it, so an
  * append costs what it adds, and a snapshot kept meanwhile still sees only its own.
  */
-export class JournalTail {
+export class WalTail {
   private sortedCache: SortedEntries | undefined;
 
   private constructor(
@@ -65,8 +65,8 @@ export class JournalTail {
     readonly lines: number,
   ) {}
 
-  static empty(): JournalTail {
-    return new JournalTail(new Log(), 0);
+  static empty(): WalTail {
+    return new WalTail(new Log(), 0);
   }
 
   /**
@@ -87,21 +87,21 @@ export class JournalTail {
   }
 
   /** The tail with entries of these ids, saying these values, after its own. */
-  with(ids: readonly bigint[], values: readonly number[]): JournalTail {
+  with(ids: readonly bigint[], values: readonly number[]): WalTail {
     const log = this.ownLog();
     for (let i = 0; i < ids.length; i += 1) log.push(ids[i] as bigint, values[i] as number);
-    return new JournalTail(log, log.length);
+    return new WalTail(log, log.length);
   }
 
   /**
-   * The tail with the entries `read` pushes after its own, as it reads them: a journal read on
+   * The tail with the entries `read` pushes after its own, as it reads them: a WAL read on
    * makes no list of a BigInt a line first (which, a hundred thousand long, outlived V8's young
    * generation and was copied out of it). Should `read` fail, no tail sees what it pushed.
    */
-  withRead(read: (push: (id: bigint, value: number) => void) => void): JournalTail {
+  withRead(read: (push: (id: bigint, value: number) => void) => void): WalTail {
     const log = this.ownLog();
     read((id, value) => log.push(id, value));
-    return new JournalTail(log, log.length);
+    return new WalTail(log, log.length);
   }
 
   /** The log to add this tail's next entries to: its own, or a copy of its entries where another tail was made from it already (the entries past its own are not its). */

@@ -1,8 +1,8 @@
 import pg, { type PoolClient, type QueryResultRow } from 'pg';
-import { PlantsError, type Effect } from '../core/errors.js';
-import type { NewPlant } from '../core/schemas.js';
-import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../core/decide.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
+import { PlantsError, type Effect } from '../../core/errors.js';
+import type { NewPlant } from '../../core/schemas.js';
+import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../../core/decide.js';
+import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
 import { maskedDatabaseUrl } from './database-url.js';
 import { ensureSchema } from './postgres-schema.js';
 import { toDatabaseText } from './postgres-text.js';

@@ -1,34 +1,36 @@
 import { endianness } from 'node:os';
-import { replaceFileSync } from '../fs/durable-file.js';
-import type { FileSystem, BigIntStats } from '../fs/file-system.js';
+import { replaceFileSync } from '../../fs/durable-file.js';
+import type { FileSystem, BigIntStats } from '../../fs/file-system.js';
+import { storeIoError } from '../store-errors.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
-import { storeIoError } from './store-errors.js';
 
 /**
- * `<store>.index`: what a reader needs to find a plant in a large store without reading it whole.
- * A cache: nothing depends on it for correctness. One missing, stale or unreadable costs a reader
- * a whole read (the store file checked plant by plant, the journal line by line), and the next
- * writer writes it anew. It vouches for two things, each checked against the files as they are:
+ * The wal-index, on disk `<store>.index` (store-paths.ts): what a reader needs to find a plant in
+ * a store without reading it whole. A cache: nothing depends on it for correctness. One missing,
+ * stale or unreadable costs the next command a whole read of the database file and a checkpoint
+ * (normalise.ts), or a read of the WAL line by line. It vouches for two things, each checked
+ * against the files as they are:
  *
- * - the store file, by its inode, size, mtime and ctime (no write to it leaves all four as they
- *   were): plants wrote it, or read it whole and found it in its layout, and it holds `plants`
- *   plants. A reader then finds a plant by halving it (store-file-view.ts).
- * - the journal's first `bytes` bytes, by its inode: what those lines say of each id, in id order
- *   (entries: where each id's last line starts, or DELETED). The journal only grows, and its whole
- *   lines never change while it lives: a reader reads the lines after `bytes` as usual.
+ * - the database file, by its inode, size, mtime and ctime (no write to it leaves all four as they
+ *   were): a checkpoint wrote it, in our layout, and it holds `plants` plants. A reader then finds
+ *   a plant by halving it (database-reader.ts).
+ * - the WAL's first `bytes` bytes, by its identity (wal.ts: walId): what those lines say of each
+ *   id, in id order (entries: where each id's last line starts, or DELETED). The WAL only grows,
+ *   and its whole lines never change while it lives: a reader reads the lines after `bytes` as usual.
  *
  * Layout: the line `plants-index 1`, a JSON header line, then the entries, at a multiple of 8
  * bytes: their ids (int64), then their values (float64), little-endian. Written whole and fsynced
  * beside the old, then renamed over it: a crash leaves the old index or the new one, never part of one.
+ * Its field names are the files' names on disk, which every release reads.
  */
-export interface IndexHeader {
-  /** The store file's stamp (storeStamp). */
+export interface WalIndexHeader {
+  /** The database file's stamp (databaseStamp). */
   store: string;
   plants: number;
-  /** The journal's inode, or "" where no journal bytes are indexed. */
+  /** The WAL's identity (walId), or "" where no WAL bytes are indexed. */
   journal: string;
   bytes: number;
-  /** Journal lines in its first `bytes` bytes. */
+  /** WAL lines in its first `bytes` bytes. */
   lines: number;
   entries: number;
 }
@@ -37,28 +39,29 @@ const MAGIC = 'plants-index 1\n';
 /** Where the header line may end at most: an index whose header is longer is no index of ours. */
 const HEADER_MAX = 1024;
 
-export function indexPathOf(storePath: string): string {
-  return `${storePath}.index`;
-}
-
-/** What identifies a store file's content: it is replaced, never changed in place by plants. */
-export function storeStamp(info: BigIntStats | undefined): string {
+/** What identifies a database file's content: it is replaced, never changed in place by plants. */
+export function databaseStamp(info: BigIntStats | undefined): string {
   return info === undefined ? 'absent' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 /**
- * Whether an index of this header vouches for the files as they are: the store file of `store`'s
- * stamp, and a journal of which it holds no bytes, or the first bytes of this one (it only grows).
+ * Whether a wal-index of this header vouches for the files as they are: the database file of
+ * `database`'s stamp, and a WAL of which it holds no bytes, or the first bytes of this one (it only
+ * grows).
  */
-export function vouches(header: IndexHeader, store: string, journal: { id: bigint | undefined; size: number }): boolean {
-  return header.store === store && (header.bytes === 0 || (header.journal === String(journal.id) && header.bytes <= journal.size));
+export function vouches(header: WalIndexHeader, database: string, wal: { id: bigint | undefined; size: number }): boolean {
+  const ofThisWal = header.journal === String(wal.id) && header.bytes <= wal.size;
+  return header.store === database && (header.bytes === 0 || ofThisWal);
 }
 
 /**
- * The index at `path`, if there is one in our layout (on a big-endian machine, none is used: its
+ * The wal-index at `path`, if there is one in our layout (on a big-endian machine, none is used: its
  * numbers are little-endian). The entries are read from the file as they are asked for.
  */
-export function openIndex(fs: FileSystem, path: string): { header: IndexHeader; entries: FileEntries } | undefined {
+export function openWalIndex(
+  fs: FileSystem,
+  path: string,
+): { header: WalIndexHeader; entries: FileEntries } | undefined {
   if (endianness() !== 'LE') return undefined;
   let fd: number;
   try {
@@ -71,7 +74,7 @@ export function openIndex(fs: FileSystem, path: string): { header: IndexHeader; 
     const got = fs.readSync(fd, head, 0, HEADER_MAX, 0);
     const end = head.indexOf(10, MAGIC.length);
     if (head.toString('latin1', 0, MAGIC.length) !== MAGIC || end === -1 || end >= got) throw new Error('not an index');
-    const header = JSON.parse(head.toString('utf8', MAGIC.length, end)) as IndexHeader;
+    const header = JSON.parse(head.toString('utf8', MAGIC.length, end)) as WalIndexHeader;
     const data = Math.ceil((end + 1) / 8) * 8;
     if (fs.fstatSync(fd).size !== data + header.entries * 16) throw new Error('not a whole index');
     return { header, entries: new FileEntries(fs, fd, path, data, header.entries) };
@@ -81,8 +84,13 @@ export function openIndex(fs: FileSystem, path: string): { header: IndexHeader; 
   }
 }
 
-/** Writes the index: the header, and the entries of `entries`. Throws what the file system throws. */
-export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeader, 'entries'>, entries: SortedEntries): void {
+/** Writes the wal-index: the header, and the entries of `entries`. Throws what the file system throws. */
+export function writeWalIndex(
+  fs: FileSystem,
+  path: string,
+  header: Omit<WalIndexHeader, 'entries'>,
+  entries: SortedEntries,
+): void {
   // Its numbers are written as this machine holds them, and read as little-endian.
   if (endianness() !== 'LE') throw new Error('no index is written on a big-endian machine');
   const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
@@ -105,7 +113,7 @@ export function writeIndex(fs: FileSystem, path: string, header: Omit<IndexHeade
 const BLOCK = 128;
 
 /**
- * An index's entries in its file, read a block at a time as a search or a page needs them; all of
+ * A wal-index's entries in its file, read a block at a time as a search or a page needs them; all of
  * them read at once, and kept, once a process has searched them more than a thousandth of their
  * number of times (an import's batch, a server): a search a block at a time would read the index
  * many times over.
@@ -152,7 +160,7 @@ export class FileEntries implements Entries {
     return low;
   }
 
-  /** All of them, in memory: for a process that asks for many (a server, an import, a fold). */
+  /** All of them, in memory: for a process that asks for many (a server, an import, a checkpoint). */
   load(): SortedEntries {
     const ids = new BigInt64Array(this.size);
     const values = new Float64Array(this.size);

@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
-import { PlantsError } from '../core/errors.js';
-import { IdMap } from '../core/id-map.js';
-import type { NewPlant } from '../core/schemas.js';
-import type { Put, PutOutcome } from '../core/store.js';
+import { PlantsError } from '../../core/errors.js';
+import { IdMap } from '../../core/id-map.js';
+import type { NewPlant } from '../../core/schemas.js';
+import type { Put, PutOutcome } from '../../core/store.js';
 import { fromDatabaseText, toDatabaseText } from './postgres-text.js';
 
 /** A plant's row, as the statements give it back: the id as decimal text, never a JS number. */

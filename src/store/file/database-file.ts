@@ -1,8 +1,8 @@
-import { encodePlant } from '../core/plant-json.js';
-import type { NewPlant } from '../core/schemas.js';
+import { encodePlant } from '../../core/plant-json.js';
+import type { NewPlant } from '../../core/schemas.js';
 
 /**
- * The store file format, version 1:
+ * The database file, on disk the store's own path (`plants.json`), format version 1:
  *
  *   {
  *     "plantStore": 1,
@@ -14,10 +14,10 @@ import type { NewPlant } from '../core/schemas.js';
  *
  * One plant per line, in id order, each in its canonical form (core/plant-json.ts), ids as exact
  * JSON integers. The `plantStore` marker is how we know a file is ours: anything else is refused,
- * never overwritten. Any JSON document of this shape is read (store-file-read.ts); the next write
- * rewrites one in another layout in this one. Beside it, `<store>.journal` holds what changed since
- * (journal.ts), and `<store>.index` what a reader needs to find its way in both (store-index.ts).
- * docs/store.md tells how the parts fit.
+ * never overwritten. Any JSON document of this shape is read, once, and checkpointed into this
+ * layout (normalise.ts); only a file in this layout is read where needed (database-reader.ts).
+ * Beside it, the WAL holds what changed since (wal.ts), and the wal-index what a reader needs to
+ * find its way in both (wal-index.ts). docs/store.md tells how the parts fit.
  */
 export const FORMAT_VERSION = 1;
 
@@ -30,26 +30,26 @@ export const LAST_LINE_END = `\n  ${TAIL}`;
 const FIRST_SEPARATOR = `\n${INDENT}`;
 const SEPARATOR = `,\n${INDENT}`;
 
-/** The most bytes one line of the store or its journal may take: far more than any plant's. */
+/** The most bytes one line of the database file or its WAL may take: far more than any plant's. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-/** A store file of these plants, in the order given. */
-export function encodeStore(plants: Iterable<NewPlant>): string {
+/** A database file of these plants, in the order given. */
+export function encodeDatabase(plants: Iterable<NewPlant>): string {
   const lines = [...plants].map(encodePlant);
   return lines.length === 0 ? EMPTY : `${HEAD}${FIRST_SEPARATOR}${lines.join(SEPARATOR)}${LAST_LINE_END}`;
 }
 
-/** What StoreFileWriter gathers before each write. */
+/** What DatabaseWriter gathers before each write. */
 const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Writes a store file in our layout through `write`, a chunk at a time (each valid only during the
- * call): its head, each plant's canonical line in id order, and its tail (`end`). A line is given
- * as text, or begun (`begin`) and given as the bytes it was read as (`copy`, in one piece or
- * more): a fold copies the journal's lines as they are, rather than make a string of each and
+ * Writes a database file in our layout through `write`, a chunk at a time (each valid only during
+ * the call): its head, each plant's canonical line in id order, and its tail (`end`). A line is
+ * given as text, or begun (`begin`) and given as the bytes it was read as (`copy`, in one piece or
+ * more): a checkpoint copies the WAL's lines as they are, rather than make a string of each and
  * encode it again. Tells `onLine` where each line starts.
  */
-export class StoreFileWriter {
+export class DatabaseWriter {
   private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   private used: number;
   /** The bytes of the chunks written. */
@@ -134,13 +134,16 @@ const ID_START = Buffer.from(`${INDENT}{"id":`);
  * where a double holds it exactly; undefined if the line does not start so.
  */
 export function lineId(bytes: Buffer, from: number, to: number): number | bigint | undefined {
-  if (to - from < ID_START.length + 2 || bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) !== 0) return undefined;
+  const starts = to - from >= ID_START.length + 2 && bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) === 0;
+  if (!starts) return undefined;
   let at = from + ID_START.length;
   const negative = bytes[at] === 0x2d;
   if (negative) at += 1;
   const digitsFrom = at;
   let value = 0;
-  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) value = value * 10 + ((bytes[at] as number) - 0x30);
+  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) {
+    value = value * 10 + ((bytes[at] as number) - 0x30);
+  }
   const digits = at - digitsFrom;
   if (digits === 0 || bytes[at] !== 0x2c) return undefined;
   if (digits <= 15) return negative ? -value : value;
