@@ -29,9 +29,15 @@ export interface TestServer {
  */
 export async function testServer(say: (line: string) => void): Promise<TestServer> {
   const given = process.env.PLANTS_TEST_DATABASE_URL;
-  if (given !== undefined && given !== '') return { url: given, stop: async () => undefined };
+  if (given !== undefined && given !== '') {
+    say(`PostgreSQL for this run: PLANTS_TEST_DATABASE_URL`);
+    return { url: given, stop: async () => undefined };
+  }
   const refusal = await refusalAt(DEFAULT_TEST_SERVER_URL);
-  if (refusal === undefined) return { url: DEFAULT_TEST_SERVER_URL, stop: async () => undefined };
+  if (refusal === undefined) {
+    say(`PostgreSQL for this run: the one at ${DEFAULT_TEST_SERVER_URL}`);
+    return { url: DEFAULT_TEST_SERVER_URL, stop: async () => undefined };
+  }
   const server = await startEmbedded();
   say(`PostgreSQL for this run: none answers at ${DEFAULT_TEST_SERVER_URL} (${refusal}), so one of its own at ${server.url}`);
   return server;
