@@ -76,7 +76,7 @@ describe('plants serve --database', () => {
     expect((await status(fromEnv.url, fromEnv.token, 'POST', '/plants', '{"id":1,"name":"Fern"}')).status).toBe(200);
     expect(await db.query(`SELECT id::text, name FROM ${schema}.plants`)).toEqual([{ id: '1', name: 'Fern' }]);
     await waitFor('the listening line', () => fromEnv.log().includes('listening'));
-    expect(fromEnv.log()).toContain(`store postgresql://postgres@127.0.0.1:5432/`);
+    expect(fromEnv.log()).toContain(`store postgresql://postgres@${new URL(url).host}/`);
 
     const fromFlag = await startServer(home, ['--store', `${home}/flag.json`], env);
     servers.push(fromFlag);

@@ -1,12 +1,9 @@
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSync as atomicWriteFileSync } from 'atomically';
-import writeFileAtomic from 'write-file-atomic';
 import { describe, expect, it } from 'vitest';
 import { RenamedNotDurable, replaceFileSync, writeAll } from '../../src/fs/durable-file.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
-import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
 
 const OLD = 'the store as it was\n'.repeat(100);
@@ -93,31 +90,5 @@ describe('writeAll', () => {
     } finally {
       closeSync(fd);
     }
-  });
-});
-
-// Why durable-file.ts exists: on a real full file system, the two libraries it replaces rename a
-// truncated file over the good one. If a release of theirs stops doing so, this test says so.
-describe.skipIf(!canMount)('on a real full tmpfs, unlike write-file-atomic and atomically (conf\'s)', () => {
-  it.each([
-    ['write-file-atomic', (path: string, data: Buffer) => writeFileAtomic.sync(path, data, { fsync: true })],
-    ['atomically', (path: string, data: Buffer) => atomicWriteFileSync(path, data)],
-  ])('replaceFileSync refuses what %s truncates', (_library, libraryWrite) => {
-    const dir = smallFileSystem(256 * 1024);
-    const path = join(dir, 'plants.json');
-    const big = Buffer.alloc(96 * 1024, 'x');
-    writeFileSync(path, OLD);
-    fillUntil(dir, 64 * 1024);
-    expect(() => replaceFileSync(path, big)).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
-    expect(readFileSync(path, 'utf8')).toBe(OLD);
-    let failed = false;
-    try {
-      libraryWrite(path, big);
-    } catch {
-      failed = true;
-    }
-    // The library neither failed nor wrote the whole file: it put a truncated one in its place.
-    expect(failed).toBe(false);
-    expect(statSync(path).size).toBeLessThan(big.length);
   });
 });

@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The PostgreSQL server the tests use: `PLANTS_TEST_DATABASE_URL`, else the one every machine here runs. */
-export const TEST_SERVER_URL = process.env.PLANTS_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+/**
+ * The PostgreSQL server the tests use: `PLANTS_TEST_DATABASE_URL`, which the run sets before its
+ * tests start (test/setup/postgres.ts, from test/helpers/postgres-server.ts), and the fast set blanks.
+ */
+function testServerUrl(): string {
+  const url = process.env.PLANTS_TEST_DATABASE_URL;
+  if (url === undefined || url === '') {
+    throw new Error('no PostgreSQL for this test: only the tests under test/e2e/ have one (see vitest.config.ts)');
+  }
+  return url;
+}
 
 export interface TestDatabase {
   /** The URL of this database, on the test server. */
@@ -18,9 +27,10 @@ export interface TestDatabase {
  * `drop`. The PostgreSQL tests never skip: with no server answering, they fail and say so.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  const server = testServerUrl();
   const name = `plants_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onServer(TEST_SERVER_URL, `CREATE DATABASE ${name}`);
-  const url = new URL(TEST_SERVER_URL);
+  await onServer(server, `CREATE DATABASE ${name}`);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.href, max: 2 });
   pool.on('error', () => undefined);
@@ -29,7 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     query: async (text, values) => (await pool.query(text, values)).rows,
     drop: async () => {
       await pool.end();
-      await onServer(TEST_SERVER_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await onServer(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }
@@ -41,7 +51,7 @@ async function onServer(url: string, statement: string): Promise<void> {
   } catch (error) {
     throw new Error(
       `no PostgreSQL answers at ${url} (${(error as Error).message}): these tests need one. ` +
-        'Start it (pg_ctlcluster --skip-systemctl-redirect 15 main start) or set PLANTS_TEST_DATABASE_URL.',
+        'Start it, or unset PLANTS_TEST_DATABASE_URL: npm test then finds or starts one (test/helpers/postgres-server.ts).',
     );
   }
   try {

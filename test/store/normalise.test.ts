@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +6,6 @@ import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
-import { canMount, smallFileSystem } from '../helpers/small-fs.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { countingFs } from '../helpers/counting-fs.js';
 import { tempDir } from '../helpers/temp.js';
@@ -206,16 +204,5 @@ describe('a store file no index vouches for, where it may not be written', () =>
     expect(await readTwice(path)).toEqual(Array(2).fill([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
     expect(filesOf(dir)).toEqual(before);
     expect(existsSync(`${path}.lock`)).toBe(true);
-  });
-
-  it.runIf(canMount)('is read whole and answered from memory, nothing written, on a read-only file system', async () => {
-    const dir = smallFileSystem(1024 * 1024);
-    const path = join(dir, 'plants.json');
-    writeFileSync(path, content);
-    writeFileSync(`${path}.journal`, '{"id":3,"name":"Ivy"}\n');
-    execFileSync('mount', ['-o', 'remount,ro', dir]);
-    const before = filesOf(dir);
-    expect(await readTwice(path)).toEqual(Array(2).fill([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }, { id: 3n, name: 'Ivy' }]));
-    expect(filesOf(dir)).toEqual(before);
   });
 });

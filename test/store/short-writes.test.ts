@@ -1,4 +1,4 @@
-import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
@@ -6,12 +6,11 @@ import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { faultyFs } from '../helpers/faulty-fs.js';
-import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { allPlants, checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The file store on a file system that fills up, injected through its fs seam (the same on a real
-// tmpfs, process by process: test/e2e/full-disk.test.ts).
+// tmpfs: test/e2e/full-tmpfs.test.ts, and process by process: test/e2e/full-disk.test.ts).
 
 const batch = (from: number, count: number): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
 const ids = (from: number, count: number) => batch(from, count).map((plant) => plant.id);
@@ -98,46 +97,6 @@ describe('the file store on a full disk', () => {
     expect(await readFile(path)).toEqual(file);
     expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(21);
     expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 5), ...ids(100, 21)]);
-  });
-
-  it.runIf(canMount)('on a real tmpfs: a write at the fold threshold with room for its line only is stored, and later ones try no fold', async () => {
-    const dir = smallFileSystem(1024 * 1024);
-    const path = join(dir, 'plants.json');
-    await checkpointedStore(path, batch(0, 50));
-    const folds = { tried: 0 };
-    const fs: FileSystem = {
-      ...NODE_FS,
-      openSync: ((file: string, flags: string, mode?: number) => {
-        // A fold's new store file; not the index a fold then writes.
-        if (flags === 'wx' && !file.includes('.index.')) folds.tried += 1;
-        return NODE_FS.openSync(file, flags, mode);
-      }) as FileSystem['openSync'],
-    };
-    const store = await FileStore.open(path, { fs, checkpointAt: 100 });
-    await store.addAll(batch(100, 100));
-    const file = await readFile(path);
-    // 100 short lines take part of one page: the next lines fit in it, a new store file does not.
-    fillUntil(dir, 0);
-    expect(await store.addAll(batch(200, 1))).toEqual(['added']);
-    expect(folds.tried).toBe(1);
-    for (let i = 201; i < 221; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
-    expect(folds.tried).toBe(1);
-    // The store keeps its lock until the event loop's next turn (for a write queued meanwhile).
-    await new Promise((resolve) => setImmediate(resolve));
-    expect((await readdir(dir)).sort()).toEqual(['filler', 'plants.json', 'plants.json.index', 'plants.json.journal']);
-    expect(await readFile(path)).toEqual(file);
-    // Room again: at the next threshold (200 lines past the failed fold's 100), the fold is done.
-    await unlink(join(dir, 'filler'));
-    await store.addAll(batch(221, 79));
-    expect(folds.tried).toBe(1);
-    await store.addAll(batch(300, 1));
-    expect(folds.tried).toBe(2);
-    // Folded: the journal holds only the line of the write that folded it.
-    await new Promise((resolve) => setImmediate(resolve));
-    expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
-    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":300,"name":"plant 300"}\n');
-    await store.close();
-    expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 50), ...ids(100, 201)]);
   });
 });
 
