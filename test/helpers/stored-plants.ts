@@ -25,7 +25,7 @@ export async function storedPlants(path: string): Promise<Map<bigint, NewPlant>>
 
 /**
  * A store file of `plants` as plants leaves one: laid out as a checkpoint writes it, read by a
- * first command, which vouches for it with an index (else the next command would checkpoint it).
+ * first command, which vouches for it with an index (else the next command would check it whole).
  */
 export async function checkpointedStore(path: string, plants: readonly NewPlant[]): Promise<void> {
   await writeFile(path, encodeDatabase(plants));

@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +16,7 @@ import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS, type FileSystem } from '../../src/fs/file-system.js';
 import { encodeDatabase } from '../../src/store/file/database-file.js';
 import { FileStore } from '../../src/store/file/file-store.js';
-import { storedPlants } from '../helpers/stored-plants.js';
+import { checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
 import { countingFs } from '../helpers/counting-fs.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -132,6 +142,93 @@ describe('a store file no index vouches for', () => {
     expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 2n, name: 'Oak' }]));
     expect(existsSync(`${path}.index`)).toBe(true);
     expect(await names(path)).toEqual(['Fern', 'Oak']);
+  });
+});
+
+describe('a store file in our layout that no index vouches for (the store copied elsewhere)', () => {
+  it('is read where needed, gets an index, and is not rewritten: checked a block at a time', async () => {
+    // 60,000 plants (about 2.5 MiB), some names of non-ASCII and some ids past 2^53 (checked
+    // through the slower path); the store checkpointed where it was made, then copied elsewhere.
+    const plants: NewPlant[] = Array.from({ length: 60_000 }, (_, i) => ({
+      id: i < 59_990 ? BigInt(i * 3 - 9_000) : 2n ** 62n + BigInt(i),
+      name: i % 1_000 === 0 ? `Plant ${i} é` : `Plant ${i}`,
+      ...(i % 2 === 0 ? { tag: 'herb' } : {}),
+    }));
+    const made = join(await tempDir(), 'plants.json');
+    await checkpointedStore(made, plants);
+    const path = await storePath();
+    copyFileSync(made, path);
+    writeFileSync(`${path}.journal`, '{"id":1,"name":"Journaled"}\n{"delete":-9000}\n');
+    const bytes = readFileSync(path);
+    const { ino } = statSync(path);
+    const expected = byId([...plants.slice(1), { id: 1n, name: 'Journaled' }]);
+
+    // The first command, a read: every read of the file a block (1 MiB) at most, never the file whole.
+    let largest = 0;
+    const fds = new Set<number>();
+    const fs: FileSystem = {
+      ...NODE_FS,
+      openSync: ((file: string, flags: string, mode?: number) => {
+        const fd = NODE_FS.openSync(file, flags, mode);
+        if (file === path) fds.add(fd);
+        else fds.delete(fd);
+        return fd;
+      }) as FileSystem['openSync'],
+      readSync: ((fd: number, into: Buffer, offset: number, length: number, position: number) => {
+        if (fds.has(fd)) largest = Math.max(largest, length);
+        return NODE_FS.readSync(fd, into, offset, length, position);
+      }) as FileSystem['readSync'],
+    };
+    const first = await FileStore.open(path, { fs });
+    expect(await first.get(2n ** 62n + 59_995n)).toEqual(plants[59_995]);
+    expect(await first.get(3_000n)).toEqual(plants[4_000]);
+    expect(await first.get(1n)).toEqual({ id: 1n, name: 'Journaled' });
+    expect(await first.get(-9_000n)).toBeUndefined();
+    await first.close();
+    expect(largest).toBeGreaterThan(0);
+    expect(largest).toBeLessThanOrEqual(1024 * 1024);
+    expect(statSync(path).ino).toBe(ino);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(existsSync(`${path}.index`)).toBe(true);
+    expect(readFileSync(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"Journaled"}\n{"delete":-9000}\n');
+
+    // Every command after it reads it where needed, by that index.
+    const counting = countingFs();
+    const next = await FileStore.open(path, { fs: counting });
+    expect(await next.get(0n)).toEqual(plants[3_000]);
+    await next.close();
+    expect(counting.bytesRead.get(path)).toBeLessThan(16 * 1024);
+    expect([...(await storedPlants(path)).values()]).toEqual(expected);
+    expect(statSync(path).ino).toBe(ino);
+  });
+
+  const oak = { id: 2n, name: 'Oak', tag: 'tree' };
+  const ours = encodeDatabase([{ id: 1n, name: 'Fern' }, oak]);
+  it.each([
+    ['ids out of order', ours.replace('"id":1,', '"id":3,'), [oak, { id: 3n, name: 'Fern' }]],
+    ['a space in a line', ours.replace('"id":1,', '"id": 1,'), undefined],
+    ['a key out of order', ours.replace('{"id":1,"name":"Fern"}', '{"name":"Fern","id":1}'), undefined],
+    ['an escape JSON.stringify would not write', ours.replace('Fern', '\\u0046ern'), undefined],
+    ['a byte that is not UTF-8', ours.replace('Fern', 'F\u00ffern'), [{ id: 1n, name: 'F\ufffdern' }, oak]],
+    ['an indent of two spaces', ours.replace('    {"id":1', '  {"id":1'), undefined],
+    ['no comma between two plants', ours.replace('"Fern"},', '"Fern"}'), 'store_corrupt'],
+    ['a comma after the last plant', ours.replace('"tree"}', '"tree"},'), 'store_corrupt'],
+    ['a blank line', ours.replace('\n  ]', '\n\n  ]'), undefined],
+    ['no line feed at its end', ours.slice(0, -1), undefined],
+    ['text after it', `${ours}\n`, undefined],
+    ['a repeated id', ours.replace('"id":2,', '"id":1,'), 'store_corrupt'],
+  ] as const)('is read the lossless way, not as ours, where it has %s', async (_what, content, outcome) => {
+    const path = await storePath();
+    writeFileSync(path, content, 'latin1');
+    if (outcome === 'store_corrupt') {
+      await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt' });
+      expect(readFileSync(path, 'latin1')).toBe(content);
+      return;
+    }
+    const plants = outcome ?? [{ id: 1n, name: 'Fern' }, oak];
+    expect([...(await storedPlants(path)).values()]).toEqual(plants);
+    // Checkpointed into our layout: a file that was not in it.
+    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase(plants));
   });
 });
 

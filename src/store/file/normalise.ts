@@ -1,21 +1,107 @@
 import { jsonNumberText, parseJson } from '../../core/json.js';
 import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
-import { encodePlant } from '../../core/plant-json.js';
+import { canonicalPlant, encodePlant, plainLineId } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
+import { readAtOf, readLinesSync, type ReadAt } from '../../fs/lines.js';
 import { storeCorruptError, storeIoError } from '../store-errors.js';
-import { FORMAT_VERSION, DatabaseWriter } from './database-file.js';
-import { DatabaseReader, memoryBytes } from './database-reader.js';
+import {
+  DatabaseWriter,
+  EMPTY,
+  FORMAT_VERSION,
+  HEAD,
+  INDENT,
+  LAST_LINE_END,
+  MAX_LINE_BYTES,
+  plantLines,
+} from './database-file.js';
+import { DatabaseReader, fileBytes, memoryBytes } from './database-reader.js';
 import { EntriesBuilder, type SortedEntries } from './sorted-entries.js';
 
 /**
- * A database file no wal-index vouches for, open as `fd` (edited by hand, copied, or never
- * indexed): read whole with one parse, through the lossless parser (an int64 id keeps every
- * digit), every plant checked as any input is, and laid out in memory as a checkpoint writes it:
- * one canonical line a plant, in id order. Its snapshot reads it so, as it reads a file its index
- * vouches for: one reader, of one layout. Where the store may be written, a checkpoint then writes
- * it to disk with its wal-index (file-store.ts), so that every reader after this one finds it in
- * that layout. A file that is not ours, or holds an invalid plant or a repeated id, is refused
- * (`store_corrupt`) before anything is written, and never overwritten. Closes `fd`.
+ * A database file no wal-index vouches for, open as `fd` (a store copied or restored, its wal-index
+ * deleted, a file edited by hand or never indexed): first checked in one pass, a block at a time,
+ * holding nothing of it. One exactly in our layout (canonicalPlants; the common case: a store
+ * copied) is then read where needed, as one a wal-index vouches for, and given one
+ * (store-files.ts). Any other is read whole (readDatabaseWhole), and `readWhole` says so: a
+ * checkpoint writes it in our layout. The reader owns `fd`; closed here on a failure.
+ */
+export function readUnvouched(
+  fs: FileSystem,
+  fd: number,
+  path: string,
+  size: number,
+): { reader: DatabaseReader; readWhole: boolean } {
+  let plants: number | undefined;
+  try {
+    plants = canonicalPlants(readAtOf(fs, fd), size);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw storeIoError(path, 'read', error);
+  }
+  if (plants === undefined) return { reader: readDatabaseWhole(fs, fd, path, size), readWhole: true };
+  return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
+}
+
+const HEAD_BYTES = Buffer.from(`${HEAD}\n`);
+const TAIL_BYTES = Buffer.from(LAST_LINE_END);
+const EMPTY_BYTES = Buffer.from(EMPTY);
+const INDENT_BYTES = Buffer.from(INDENT);
+
+/**
+ * How many plants the file read through `read`, of `size` bytes, holds, if it is exactly as a
+ * checkpoint writes it: the head, each plant's line byte for byte what encodePlant writes for the
+ * plant it parses to (checked as any input is), a comma after each but the last, ids strictly
+ * ascending, the tail. Undefined for any other file, valid or not: read whole, it says what is wrong.
+ */
+function canonicalPlants(read: ReadAt, size: number): number | undefined {
+  if (size === EMPTY_BYTES.length) return holds(read, 0, EMPTY_BYTES) ? 0 : undefined;
+  const { from, to } = plantLines(size);
+  if (to <= from || !holds(read, 0, HEAD_BYTES) || !holds(read, size - TAIL_BYTES.length, TAIL_BYTES)) return undefined;
+  let plants = 0;
+  let last: number | bigint | undefined;
+  let ours = true;
+  let ended = false;
+  const whole = readLinesSync(read, from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo) => {
+    const comma = bytes !== undefined && bytes[lineTo - 1] === 0x2c;
+    const id = bytes === undefined || ended ? undefined : plantLineId(bytes, lineFrom, comma ? lineTo - 1 : lineTo);
+    if (id === undefined || (last !== undefined && !(id > last))) return (ours = false);
+    last = id;
+    plants += 1;
+    ended = !comma;
+    return true;
+  });
+  return ours && ended && whole === to ? plants : undefined;
+}
+
+/** The id of `bytes[from, to)` if it is an indent and a plant's canonical line; else undefined. */
+function plantLineId(bytes: Buffer, from: number, to: number): number | bigint | undefined {
+  const at = from + INDENT.length;
+  if (to <= at || bytes.compare(INDENT_BYTES, 0, INDENT.length, from, at) !== 0) return undefined;
+  // Nearly every line: plain ASCII, checked on its bytes.
+  const plain = plainLineId(bytes, at, to);
+  if (plain !== undefined) return plain;
+  const text = bytes.toString('utf8', at, to);
+  const plant = canonicalPlant(text);
+  // Compared as bytes too: a byte that is no UTF-8 reads as U+FFFD, which encodes otherwise.
+  return plant !== undefined && Buffer.from(text).equals(bytes.subarray(at, to)) ? plant.id : undefined;
+}
+
+/** Whether the bytes of the file at `at` are `expected`. */
+function holds(read: ReadAt, at: number, expected: Buffer): boolean {
+  const found = Buffer.allocUnsafe(expected.length);
+  return read(found, 0, found.length, at) === found.length && found.equals(expected);
+}
+
+/**
+ * A database file no wal-index vouches for and not in our layout, open as `fd` (edited by hand,
+ * written by another program): read whole with one parse, through the lossless parser (an int64
+ * id keeps every digit), every plant checked as any input is, and laid out in memory as a
+ * checkpoint writes it: one canonical line a plant, in id order. Its snapshot reads it so, as it
+ * reads a file its index vouches for: one reader, of one layout. Where the store may be written, a
+ * checkpoint then writes it to disk with its wal-index (file-store.ts), so that every reader after
+ * this one finds it in that layout. A file that is not ours, or holds an invalid plant or a
+ * repeated id, is refused (`store_corrupt`) before anything is written, and never overwritten.
+ * Closes `fd`.
  */
 export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
   let text: string;

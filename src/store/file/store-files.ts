@@ -2,7 +2,7 @@ import type { FileSystem } from '../../fs/file-system.js';
 import { statFile, storeIoError } from '../store-errors.js';
 import { EMPTY } from './database-file.js';
 import { DatabaseReader, fileBytes, memoryBytes } from './database-reader.js';
-import { readDatabaseWhole } from './normalise.js';
+import { readUnvouched } from './normalise.js';
 import { isReadOnly } from './read-only.js';
 import { Snapshot, type DatabaseSeen } from './snapshot.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
@@ -24,8 +24,8 @@ type Closable = Entries & { close?(): void };
 
 /**
  * The files of one store on disk (store-paths.ts), and how a snapshot is read from them: the
- * database file where needed if its wal-index vouches for it, else read whole (normalise.ts); the
- * WAL from where the wal-index stops. Every call goes through `fs`.
+ * database file where needed if its wal-index vouches for it or it is checked to be in our layout,
+ * else read whole (normalise.ts); the WAL from where the wal-index stops. Every call goes through `fs`.
  */
 export class StoreFiles {
   readonly walPath: string;
@@ -67,16 +67,19 @@ export class StoreFiles {
     try {
       if (opened !== undefined) {
         const { fd, size } = opened;
-        const reader =
+        const { reader, readWhole } =
           vouching !== undefined
-            ? new DatabaseReader(fileBytes(fs, fd, size), path, vouching.header.plants)
-            : readDatabaseWhole(fs, fd, path, size);
-        database = { ...database, reader, vouched: vouching !== undefined, readWhole: vouching === undefined };
+            ? { reader: new DatabaseReader(fileBytes(fs, fd, size), path, vouching.header.plants), readWhole: false }
+            : readUnvouched(fs, fd, path, size);
+        database = { ...database, reader, vouched: vouching !== undefined, readWhole };
       }
       const { bytes, lines } = vouching?.header ?? { bytes: 0, lines: 0 };
       const wal = { file: { id: stamp.wal.id, size: bytes }, wholeBytes: bytes, lines, indexedBytes: bytes, indexedLines: lines };
       const index = vouching?.entries ?? SortedEntries.EMPTY;
-      return this.readOn(new Snapshot(database, index, WalTail.empty(), wal, this.walReader), stamp.wal);
+      const snapshot = this.readOn(new Snapshot(database, index, WalTail.empty(), wal, this.walReader), stamp.wal);
+      // A database file found in our layout with no wal-index (a store copied): given one at once,
+      // so that the commands after this one need not check it again.
+      return database.vouched || database.readWhole ? snapshot : this.writeIndex(snapshot);
     } catch (error) {
       // A database file read whole closed its descriptor; a reader of one owns it.
       database.reader.close();
@@ -156,8 +159,8 @@ export class StoreFiles {
   /**
    * Writes an index of `snapshot` where its reader would read more than one would spare the next:
    * a WAL tail of more than `tailPast` lines past what the wal-index holds, or (`unvouched`) a
-   * database file a checkpoint wrote whose wal-index could not be written then. Returns the
-   * snapshot that follows (writeIndex).
+   * database file in our layout whose wal-index could not be written when a checkpoint wrote it or
+   * a read found it. Returns the snapshot that follows (writeIndex).
    */
   leaveIndex(snapshot: Snapshot, { tailPast = INDEX_WORTH, unvouched = true } = {}): Snapshot {
     const worth = snapshot.tail.lines > tailPast || (unvouched && !snapshot.database.vouched);

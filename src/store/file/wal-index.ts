@@ -7,12 +7,13 @@ import { SortedEntries, type Entries } from './sorted-entries.js';
 /**
  * The wal-index, on disk `<store>.index` (store-paths.ts): what a reader needs to find a plant in
  * a store without reading it whole. A cache: nothing depends on it for correctness. One missing,
- * stale or unreadable costs the next command a whole read of the database file and a checkpoint
- * (normalise.ts), or a read of the WAL line by line. It vouches for two things, each checked
- * against the files as they are:
+ * stale or unreadable costs the next command a read of the database file, a block at a time, to
+ * check its layout (and where it is not ours, a checkpoint: normalise.ts), or a read of the WAL
+ * line by line. It vouches for two things, each checked against the files as they are:
  *
  * - the database file, by its inode, size, mtime and ctime (no write to it leaves all four as they
- *   were): a checkpoint wrote it, in our layout, and it holds `plants` plants. A reader then finds
+ *   were): it is in our layout (a checkpoint wrote it, or a reader checked it), and it holds
+ *   `plants` plants. A reader then finds
  *   a plant by halving it (database-reader.ts).
  * - the WAL's first `bytes` bytes, by its identity (wal.ts: walId): what those lines say of each
  *   id, in id order (entries: where each id's last line starts, or DELETED). The WAL only grows,
