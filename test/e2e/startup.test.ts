@@ -101,9 +101,20 @@ describe('start-up loads only what a command uses', () => {
     expect(builtins).not.toContain('node:fs/promises');
   });
 
-  it('a remote create loads undici where a proxy variable is set', async () => {
-    const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
-    expect(modules).toContain('src/client/undici-client.ts');
+  const remoteCreate = ['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't'];
+
+  it('a remote create loads undici where a proxy is to be used, for its tunnel', async () => {
+    const modules = await modulesLoadedBy(remoteCreate, { HTTP_PROXY: 'http://127.0.0.1:1' });
+    expect(modules).toContain('src/client/proxy-tunnel.ts');
     expect(matching(modules, /node_modules\/undici\//).length).toBeGreaterThan(0);
+  });
+
+  it('a remote create loads no undici where no proxy is for its host (NO_PROXY names it; https only)', async () => {
+    const proxy = 'http://127.0.0.1:1';
+    for (const env of [{ HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' }, { HTTPS_PROXY: proxy }]) {
+      const modules = await modulesLoadedBy(remoteCreate, env);
+      expect(modules).toContain('src/client/http-client.ts');
+      expect(matching(modules, /node_modules\/undici\/|src\/client\/proxy-tunnel\.ts/)).toEqual([]);
+    }
   });
 });
