@@ -2,6 +2,7 @@ import type { Agent as HttpAgent, ClientRequestArgs } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { PlantsClientOptions } from './client-options.js';
 import { timeoutMs } from './request-settings.js';
+import { IDLE_MS } from './transport.js';
 
 export interface Connections {
   agent: HttpAgent;
@@ -23,10 +24,13 @@ export async function connectionAgent(
   const https = base.protocol === 'https:';
   const { Agent } = (https ? await import('node:https') : await import('node:http')) as { Agent: typeof HttpAgent };
   const connections = options.connections ?? 1;
-  // An agent of our own, as the global one is but for a proxy: with NODE_USE_ENV_PROXY (Node 24),
-  // the global agent sends through HTTP(S)_PROXY, where the choice is the client's
-  // (proxy-route.ts): a token checked directly must not reach a proxy.
-  const settings = { keepAlive: true, maxSockets: connections };
+  // Node's agent honours a server's `Keep-Alive: timeout=N` hint (closing an idle connection a
+  // second before it) only when it has an idle time-out of its own to lower: without one, on Node
+  // 20 and 24, it keeps it until the server has closed it, and a request may cross the close
+  // (transport.ts). An agent of our own besides, as the global one is but for a proxy: with
+  // NODE_USE_ENV_PROXY (Node 24), the global agent sends through HTTP(S)_PROXY, where the choice is
+  // the client's (proxy-route.ts): a token checked directly must not reach a proxy.
+  const settings = { keepAlive: true, maxSockets: connections, timeout: IDLE_MS };
   if (proxy === undefined) {
     const agent = new Agent(settings);
     return { agent, counted: () => Promise.resolve(), close: async () => agent.destroy() };

@@ -27,6 +27,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   reused, before any answer (a read changes nothing), at most once more than there are
  *   connections. Never a request on a connection made for it, and never a POST, PUT, PATCH or
  *   DELETE that may have been processed. The client's policy (retry.ts) decides from the codes.
+ * - **Idle connections** are closed 1 s before the server's `Keep-Alive: timeout` hint, and after
+ *   IDLE_MS without one, so that a connection the service is about to close is not reused.
  * - **Failures** are TransportErrors: a code of ours, and whether the request may have reached
  *   the service.
  */
@@ -36,6 +38,9 @@ export interface Transport {
   request(method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>): Promise<RawAnswer>;
   close(): Promise<void>;
 }
+
+/** The longest a connection is kept idle where the service gives no hint (undici's default too). */
+export const IDLE_MS = 4_000;
 
 /**
  * Why a request got no answer. Nothing was sent for the first five: no connection was made for it

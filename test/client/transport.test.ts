@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PlantsClientOptions } from '../../src/client/client-options.js';
 import { createTransport } from '../../src/client/plants-client.js';
-import type { Method, Transport } from '../../src/client/transport.js';
+import { IDLE_MS, type Method, type Transport } from '../../src/client/transport.js';
 import { fakeProxy, type FakeProxy } from '../helpers/fake-proxy.js';
 import { answerPlant, answersPlant, scriptedServer } from '../helpers/scripted-server.js';
 import type { Script, ScriptedServer } from '../helpers/scripted-server.js';
@@ -101,6 +101,12 @@ describe.each(routes)('a transport, $route', ({ proxied }) => {
     expect(service.seen).toEqual(['POST /plants']);
   });
 
+  it.runIf(!proxied)('reads an answer slower than the idle bound of a connection, within the time-out', async () => {
+    const service = await serving((_request, response) => setTimeout(() => answerPlant(response), IDLE_MS + 300));
+    const transport = await transportTo(service.url, { timeoutSeconds: 10 });
+    expect((await transport.request('GET', '/plants/1')).status).toBe(200);
+  });
+
   it('abandons the requests in flight on a stop, and sends none after it', async () => {
     const stop = new AbortController();
     let held = 0;
@@ -189,6 +195,21 @@ describe.each(routes)('a transport, $route', ({ proxied }) => {
       await expect(reading).rejects.toMatchObject({ code: 'reset_before_answer', sent: true });
       expect(service.seen).toEqual(['GET /plants/1']);
     });
+  });
+
+  it("does not reuse a connection left idle past the service's Keep-Alive hint: no POST meets its close", async () => {
+    // `Keep-Alive: timeout=2`, and a request that comes on a connection idle for longer closes it
+    // unanswered: what a service that closes idle connections does to a request that crosses
+    // its close. The client must have let the connection go before (a second before the hint).
+    const service = await serving((_request, response, { socket, idleMs, served }) => {
+      if (served > 0 && idleMs >= 2_000) return void socket.destroy();
+      answerPlant(response, { 'keep-alive': 'timeout=2' });
+    });
+    const transport = await transportTo(service.url);
+    expect((await post(transport, '{"id":1,"name":"x"}')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await post(transport, '{"id":2,"name":"x"}')).status).toBe(200);
+    expect(service.connections()).toBe(2);
   });
 
   it.runIf(proxied)('fails a tunnel the proxy never makes as not sent: connect_timeout', async () => {
