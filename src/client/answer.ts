@@ -3,8 +3,8 @@ import { parseJson } from '../core/json.js';
 import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import { checkNewPlant } from '../core/new-plant.js';
-import type { NewPlant, Plant } from '../core/schemas.js';
-import { errorBody, plantBody } from './answer-bodies.js';
+import { ERROR_BODY, PLANT, type ErrorBody, type NewPlant, type Plant } from '../core/schemas.js';
+import { checkShape } from '../core/shapes.js';
 import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
 import type { RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
@@ -154,4 +154,14 @@ function tryParse(body: string, parse: (text: string) => unknown): unknown {
 function outsideContract(status: number, body: string, why?: string): PlantsError {
   const excerpt = body.trim() === '' ? 'an empty body' : `“${printable(body.trim(), 120)}”`;
   return new PlantsError('bad_response', `the service answered HTTP ${status}${why ? ` (${why})` : ''} with ${excerpt}`, { effect: 'unknown' });
+}
+
+/** A Plant (a 200's body), or undefined. */
+function plantBody(value: unknown): Plant | undefined {
+  return checkShape(PLANT, value).value;
+}
+
+/** An Error (a 4xx's or 5xx's body), or undefined. */
+function errorBody(value: unknown): ErrorBody | undefined {
+  return checkShape(ERROR_BODY, value).value;
 }
