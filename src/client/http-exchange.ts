@@ -5,7 +5,7 @@ import { connectFailure, exchangeFailure } from './transport-failures.js';
 import { TransportError, type Method, type RawAnswer } from './transport.js';
 
 /** Answers bigger than this are not a Plant, an Error or a page: stop reading rather than fill memory. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** What every exchange of a transport shares. `inFlight`: how to end each request under way. */
 export interface Exchanges {
@@ -122,7 +122,7 @@ function namedHeaders(response: IncomingMessage): Omit<RawAnswer, 'status' | 'te
  * thousands of answers a second, and an async iterator per answer costs the client CPU that a
  * server on the same machine then lacks.
  */
-export function readAnswerBody(body: Readable, status: number): Promise<string> {
+function readAnswerBody(body: Readable, status: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -66,8 +66,8 @@ export class TransportError extends Error {
   readonly proxy?: string;
 
   /**
-   * `sent`: the request may have reached the service. `proxy`: the proxy's URL (its password
-   * masked) where it is the proxy that could not be reached or refused.
+   * `sent`: the request may have reached the service. `proxy`: the proxy's origin (without a user
+   * name or password) where it is the proxy that could not be reached, or refused the tunnel.
    */
   constructor(
     readonly code: FailureCode,
