@@ -65,7 +65,7 @@ export function apiTrace(ctx: Pick<Context, 'env' | 'io'>): Pick<PlantsClientOpt
 
 /**
  * A proxy variable that names no proxy is a usage error that names it, before anything is sent:
- * undici would throw an error of its own deep inside the first request.
+ * the client would fail on it deep inside the first request.
  */
 export function checkProxyVariables(env: Context['env']): void {
   for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {

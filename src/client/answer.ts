@@ -1,40 +1,13 @@
-import type { Readable } from 'node:stream';
 import { PlantsError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
-import { ioReason } from '../fs/io-reason.js';
 import { checkNewPlant } from '../core/new-plant.js';
-import type { NewPlant, Plant } from '../core/schemas.js';
-import { errorBody, plantBody } from './answer-bodies.js';
+import { ERROR_BODY, PLANT, type ErrorBody, type NewPlant, type Plant } from '../core/schemas.js';
+import { checkShape } from '../core/shapes.js';
 import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
-import type { Method, RawAnswer } from './transport.js';
+import type { RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
-
-/** Answers bigger than this are not a Plant or an Error: stop reading rather than fill memory. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
-
-/**
- * An answer's body as text, read up to MAX_ANSWER_BYTES. Events, not `for await`: an import reads
- * thousands of answers a second, and an async iterator per answer costs the client CPU that a
- * server on the same machine then lacks.
- */
-export function readAnswerBody(body: Readable, status: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) {
-        body.destroy();
-        // Whatever the request did, its answer cannot be read.
-        reject(new PlantsError('bad_response', `the service answered HTTP ${status} with a body over ${MAX_ANSWER_BYTES} bytes`, { effect: 'unknown' }));
-      } else chunks.push(chunk);
-    });
-    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.on('error', reject);
-  });
-}
 
 const LOGIN_HINT = 'log in to this service again with plants login (or set PLANTS_TOKEN); plants auth status checks the saved tokens';
 
@@ -183,53 +156,12 @@ function outsideContract(status: number, body: string, why?: string): PlantsErro
   return new PlantsError('bad_response', `the service answered HTTP ${status}${why ? ` (${why})` : ''} with ${excerpt}`, { effect: 'unknown' });
 }
 
-/**
- * What a request sent but never answered may have done, in the words of what it asks: a write may
- * or may not have been made; a read, or the token check, changed nothing.
- */
-export function unansweredMeaning(method: Method): string {
-  if (method === 'GET') return 'a read changes nothing: it is safe to run again';
-  if (method === 'DELETE') return 'the request was sent, so the plant may or may not have been deleted';
-  if (method === 'PUT' || method === 'PATCH') return 'the request was sent, so the plant may or may not have been changed';
-  return 'the request was sent, so the plant may or may not have been created';
+/** A Plant (a 200's body), or undefined. */
+function plantBody(value: unknown): Plant | undefined {
+  return checkShape(PLANT, value).value;
 }
 
-/**
- * A transport failure as a PlantsError: `effect: 'none'` where the request cannot have reached the
- * service (no connection was made), else `unknown`: sent, and `unanswered` says what that means.
- * `connections`: how many the client opens at once (--concurrency).
- */
-export function transportError(error: unknown, url: string, timeoutSeconds: number, unanswered: string, connections = 1): PlantsError {
-  // A deadline (AbortSignal.timeout) cannot tell connecting from waiting: as if it was sent.
-  const code = (error as Error).name === 'AbortError' ? 'UND_ERR_HEADERS_TIMEOUT' : ((error as { code?: string }).code ?? '');
-  const maybeCreated = unanswered;
-  const sent = { cause: error, effect: 'unknown' as const };
-  switch (code) {
-    case 'UND_ERR_CONNECT_TIMEOUT':
-    case 'PLANTS_CONNECT_TIMEOUT':
-      return new PlantsError('timeout', `could not connect to ${url} within ${timeoutSeconds}s`, { cause: error });
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-      return new PlantsError('timeout', `no answer from ${url} within ${timeoutSeconds}s; ${maybeCreated}`, sent);
-    case 'ECONNREFUSED':
-      return new PlantsError('unreachable', `could not connect to ${url}: connection refused`, {
-        hint: 'is the service running, at that base URL? plants config get base-url shows it, plants config set base-url URL changes it',
-        cause: error,
-      });
-    case 'EMFILE':
-    case 'ENFILE':
-      // No socket could be made: nothing was sent. The limit is this machine's, not the service's.
-      return new PlantsError('local_limit', `${ioReason(error)}: could not open a connection to ${url}; ${connections > 1 ? 'lower --concurrency or raise ulimit -n' : 'raise ulimit -n'}`, { cause: error });
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new PlantsError('unreachable', `could not connect to ${url}: unknown host`, { cause: error });
-    case 'UND_ERR_SOCKET':
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return new PlantsError('unreachable', `the connection to ${url} was closed before an answer; ${maybeCreated}`, sent);
-    default: {
-      const message = (error as Error).message ?? String(error);
-      return new PlantsError('unreachable', `could not reach ${url}: ${printable(message)}${code ? ` (${code})` : ''}`, sent);
-    }
-  }
+/** An Error (a 4xx's or 5xx's body), or undefined. */
+function errorBody(value: unknown): ErrorBody | undefined {
+  return checkShape(ERROR_BODY, value).value;
 }

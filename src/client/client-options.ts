@@ -13,7 +13,7 @@ export interface PlantsClientOptions {
   connections?: number;
   /**
    * Told when this process had no descriptor left for another connection (ulimit -n): the pool
-   * goes on with the `connections` it has open (node:http; through a proxy, the request fails).
+   * goes on with the `connections` it has open.
    */
   onFewerConnections?: (connections: number) => void;
   /** Default: no retry. */
@@ -48,11 +48,4 @@ export interface PlantsClient {
    */
   checkToken(): Promise<'accepted' | 'refused'>;
   close(): Promise<void>;
-}
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
-
-/** Whether the environment names a proxy (NO_PROXY alone names none). */
-export function usesProxy(env: PlantsClientOptions['env']): boolean {
-  return PROXY_VARIABLES.some((name) => (env[name] ?? '') !== '');
 }

@@ -1,23 +1,36 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
-import { readCreateAnswer, readDeleteAnswer, readPageAnswer, readPatchAnswer, readPlantAnswer, readPutAnswer, readTokenCheckAnswer, transportError, unansweredMeaning } from './answer.js';
+import {
+  readCreateAnswer,
+  readDeleteAnswer,
+  readPageAnswer,
+  readPatchAnswer,
+  readPlantAnswer,
+  readPutAnswer,
+  readTokenCheckAnswer,
+} from './answer.js';
+import { transportError, unansweredMeaning } from './unanswered.js';
 import { checkPage } from './page-check.js';
 import { patchBody, preconditionHeaders } from './preconditions.js';
-import { usesProxy, type PlantsClient, type PlantsClientOptions } from './client-options.js';
-import { FIRST_CONNECTION_MS, isRetryableError, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
-import type { Method, RawAnswer, Transport } from './transport.js';
+import type { PlantsClient, PlantsClientOptions } from './client-options.js';
+import { proxyFor } from './proxy-route.js';
+import { FIRST_CONNECTION_MS, isRetryableFailure, isRetryableStatus, NO_RETRY, retryDelayMs } from './retry.js';
+import { TransportError, type Method, type RawAnswer, type Transport } from './transport.js';
 
 /**
- * The client for these options. Requests go through node:http, one (a `plants create`) or a pool of
- * them (an import): loading the npm undici package would be most of a create's time, and an
- * import through undici holds tens of MB more than through node:http, which is most of what a
- * remote import may hold (docs/performance.md, figure 8). undici only where a proxy is needed:
- * its EnvHttpProxyAgent honours HTTP(S)_PROXY and NO_PROXY, which node:http does not.
+ * The client for these options. Requests go through node:http, straight to the service or
+ * through a proxy's tunnels, as the environment decides for the service's host (proxy-route.ts).
  */
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
-  const transport = usesProxy(options.env) ? (await import('./undici-client.js')).createUndiciTransport(options) : await (await import('./http-client.js')).createHttpTransport(options);
+  const transport = await createTransport(options);
   const { trace } = options;
   return clientOver(trace === undefined ? transport : (await import('./trace.js')).tracedTransport(transport, options, trace), options);
+}
+
+/** The transport for these options: the same contract (transport.ts) on either route. */
+export async function createTransport(options: PlantsClientOptions): Promise<Transport> {
+  const { createHttpTransport } = await import('./http-client.js');
+  return await createHttpTransport(options, proxyFor(new URL(options.baseUrl), options.env));
 }
 
 /** The operations on a transport, each request sent again only where it cannot have been processed. */
@@ -36,11 +49,14 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
       try {
         answer = await transport.request(method, path, body, headers);
       } catch (error) {
-        if (error instanceof PlantsError) throw error;
-        if (stopped()) throw new PlantsError('interrupted', `stopped waiting for the answer of ${options.baseUrl}${path}; ${unanswered}`, { cause: error, effect: 'unknown' });
+        if (!(error instanceof TransportError)) throw error;
         const delay = retryDelayMs(retry, attempt, undefined);
-        const givingUp = lastTry || !isRetryableError(error) || (!answered && Date.now() + delay - started > FIRST_CONNECTION_MS);
-        if (givingUp) throw transportError(error, `${options.baseUrl}${path}`, options.timeoutSeconds, unanswered, options.connections);
+        const tooSoon = !answered && Date.now() + delay - started > FIRST_CONNECTION_MS;
+        if (stopped() || lastTry || !isRetryableFailure(error) || tooSoon) {
+          const { baseUrl, timeoutSeconds, connections = 1 } = options;
+          const url = `${baseUrl}${path}`;
+          throw transportError(error, { method, path, url, timeoutSeconds, unanswered, connections });
+        }
         await sleep(delay, options.stop);
         continue;
       }

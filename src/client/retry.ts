@@ -1,3 +1,5 @@
+import type { TransportError } from './transport.js';
+
 /**
  * When a POST may be sent again: only where it cannot have been processed. The connection was
  * refused (nothing reached the service), or the service said so itself: 429 Too Many Requests,
@@ -25,8 +27,9 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 503;
 }
 
-export function isRetryableError(error: unknown): boolean {
-  return (error as { code?: string }).code === 'ECONNREFUSED';
+/** A connection refused (by the service, or by the proxy on the way): nothing reached the service. */
+export function isRetryableFailure(failure: TransportError): boolean {
+  return failure.code === 'connect_refused';
 }
 
 /** How long to wait before try number `attempt` (1 = the first retry): Retry-After if given, else backoff. */

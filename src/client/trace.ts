@@ -1,6 +1,7 @@
 import { printable, printableMessage } from '../core/printable.js';
 import type { PlantsClientOptions } from './client-options.js';
-import { requestHeaders, type Method, type RawAnswer, type Transport } from './transport.js';
+import { requestHeaders } from './request-settings.js';
+import type { Method, RawAnswer, Transport } from './transport.js';
 
 /** How much of a body a trace shows: enough to read a page's start, never a whole import. */
 const BODY_SHOWN = 2_000;

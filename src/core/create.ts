@@ -8,7 +8,7 @@ import type { PlantStore } from './store.js';
  * PlantsError `invalid_plant` or `duplicate_id`.
  */
 export async function createPlant(store: PlantStore, input: unknown): Promise<NewPlant> {
-  // The field rules, as parseNewPlant's schema decides (new-plant.ts): a create loads no zod.
+  // The shape of a NewPlant (schemas.ts), as a request's body and a store's line are read.
   const { plant, issues } = checkNewPlant(input);
   if (issues !== undefined) throw invalidPlant(issues);
   return await addPlant(store, plant);

@@ -4,9 +4,7 @@ import { thousands } from './printable.js';
 
 /**
  * The rules of a plant's fields, as plain functions: each reads a value and returns it, or the
- * problem with it. The zod schemas (schemas.ts) wrap these same functions, and the direct check of
- * a stored line (new-plant.ts) composes them without loading zod: a read of the store needs no
- * schema library.
+ * problem with it. The contract's shapes (schemas.ts) are made of them.
  */
 
 /**

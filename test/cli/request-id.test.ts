@@ -16,10 +16,10 @@ afterEach(async () => {
   await proxy.close();
 });
 
-// node:http sends a single request; a proxy makes the client use undici.
+// Straight to the service, and through a proxy's tunnel.
 describe.each([
-  ['node:http', () => ({ PLANTS_BASE_URL: service.url })],
-  ['undici, through a proxy', () => ({ PLANTS_BASE_URL: service.url, HTTP_PROXY: proxy.url })],
+  ['straight to the service', () => ({ PLANTS_BASE_URL: service.url })],
+  ['through a proxy', () => ({ PLANTS_BASE_URL: service.url, HTTP_PROXY: proxy.url })],
 ])('the service\'s request id in a 5xx error (%s)', (_transport, env) => {
   const run = async (...args: string[]) => {
     const t = await testContext({ env: { PLANTS_TOKEN: TOKEN, ...env() } });

@@ -78,8 +78,8 @@ describe('start-up loads only what a command uses', () => {
   it('create --local loads the store but not zod, the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file/file-store.ts');
-    // Its fields are checked by the field rules (core/new-plant.ts), not by the zod schemas.
-    expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
+    // Its fields are checked by the shape of a NewPlant (core/schemas.ts), read by core/shapes.ts.
+    expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/validate\.ts/)).toEqual([]);
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
@@ -88,8 +88,8 @@ describe('start-up loads only what a command uses', () => {
     expect(modules).toContain('src/client/http-client.ts');
     // The store's code is on the start path, loaded with the program (build-start-path.mjs); the server's is not.
     expect(matching(modules, /node_modules\/undici\/|src\/server\/|proper-lockfile|write-file-atomic/)).toEqual([]);
-    // The answers are read by the field rules (client/answer-bodies.ts), not by the zod schemas.
-    expect(matching(modules, /node_modules\/zod\/|src\/core\/(schemas|validate)\.ts/)).toEqual([]);
+    // The answers are read by their shapes (core/schemas.ts); no schema library is loaded.
+    expect(matching(modules, /node_modules\/zod\/|src\/core\/validate\.ts/)).toEqual([]);
   });
 
   it('a remote create, config file included, reads without node:fs/promises (~0.7 ms to load)', async () => {
@@ -101,9 +101,20 @@ describe('start-up loads only what a command uses', () => {
     expect(builtins).not.toContain('node:fs/promises');
   });
 
-  it('a remote create loads undici where a proxy variable is set', async () => {
-    const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
-    expect(modules).toContain('src/client/undici-client.ts');
+  const remoteCreate = ['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't'];
+
+  it('a remote create loads undici where a proxy is to be used, for its tunnel', async () => {
+    const modules = await modulesLoadedBy(remoteCreate, { HTTP_PROXY: 'http://127.0.0.1:1' });
+    expect(modules).toContain('src/client/proxy-tunnel.ts');
     expect(matching(modules, /node_modules\/undici\//).length).toBeGreaterThan(0);
+  });
+
+  it('a remote create loads no undici where no proxy is for its host (NO_PROXY names it; https only)', async () => {
+    const proxy = 'http://127.0.0.1:1';
+    for (const env of [{ HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' }, { HTTPS_PROXY: proxy }]) {
+      const modules = await modulesLoadedBy(remoteCreate, env);
+      expect(modules).toContain('src/client/http-client.ts');
+      expect(matching(modules, /node_modules\/undici\/|src\/client\/proxy-tunnel\.ts/)).toEqual([]);
+    }
   });
 });

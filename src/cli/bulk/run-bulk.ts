@@ -64,10 +64,10 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   // first. A third kills the process.
   let interrupted: StopSignal | undefined;
   const abandon = new AbortController();
-  // The client listens for it (through a proxy, each request in flight: undici's signal), and each
-  // wait to send a request again: at most --concurrency at once and one more, which may be above
-  // Node's threshold of 10 for a leak warning.
-  setMaxListeners(Math.max(10, options.concurrency + 1), abandon.signal);
+  // The client listens for it (its transport, and the requests waiting for a connection: two), and
+  // each wait to send a request again: at most --concurrency at once and two more, which may be
+  // above Node's threshold of 10 for a leak warning.
+  setMaxListeners(Math.max(10, options.concurrency + 2), abandon.signal);
   let stopListening: () => void = () => undefined;
   const stop = new Promise<void>((stopped) => {
     stopListening = ctx.onStopSignal(
