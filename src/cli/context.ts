@@ -50,6 +50,12 @@ export interface IOStreams {
    * where stdinIsTerminal(); Ctrl-C interrupts the process as it would anywhere else.
    */
   readSecret(prompt: string): Promise<string>;
+  /**
+   * Asks `question` on stderr and reads the line typed at the terminal, shown and edited by the
+   * terminal as any line is; resolves to it, or to undefined at the end of input (Ctrl-D) or on
+   * Ctrl-C, which then stops nothing else. Only where canPrompt (prompt.ts).
+   */
+  ask(question: string): Promise<string | undefined>;
   /** The file standard input reads, as `dev:ino` (a file, a pipe, a terminal), when it has one: what an output file must not be. */
   stdinFile(): string | undefined;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */

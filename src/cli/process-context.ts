@@ -42,6 +42,13 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         const { readSecretLine } = await import('./secret-prompt.js');
         return await readSecretLine(process.stdin, process.stderr, prompt, () => process.kill(process.pid, 'SIGINT'));
       },
+      async ask(question) {
+        const { readAnswer } = await import('./answer-prompt.js');
+        return await readAnswer(process.stdin, process.stderr, question, (cancel) => {
+          process.once('SIGINT', cancel);
+          return () => process.off('SIGINT', cancel);
+        });
+      },
       stdinFile: () => fileIdentity(() => NODE_FS.fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),

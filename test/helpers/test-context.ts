@@ -56,6 +56,11 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
         err.stream.write(`${prompt}\n`);
         return options.terminalAnswer ?? '';
       },
+      // No test context is a terminal to ask on (prompt.ts): a question asked is left unanswered.
+      async ask(question) {
+        err.stream.write(`${question}\n`);
+        return undefined;
+      },
       stdinFile: () => undefined,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
