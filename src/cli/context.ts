@@ -65,6 +65,14 @@ export interface IOStreams {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** A pager running (Context.startPager): what is written to it, and its end. */
+export interface Pager {
+  /** Its standard input: once the person quits it (q in less), it takes nothing more, as a pipe whose reader left. */
+  input: TextOutput;
+  /** Ends its input, and resolves once it has exited: once the person has read to the end, or quit. */
+  close(): Promise<void>;
+}
+
 /** What Context.processState tells of a process id. */
 export type ProcessState = 'running' | 'gone' | 'other';
 
@@ -91,6 +99,13 @@ export interface Context {
   /** The store at `location`, opened: read and checked now (one not ours is `store_corrupt`). */
   openStore(location: StoreLocation): Promise<PlantStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
+  /**
+   * Starts the pager `argv` (a program and its arguments, no shell) with the environment `env`:
+   * it reads from a pipe, and shows what it reads on this process's terminal, which it owns until
+   * it exits (a Ctrl-C meanwhile is the pager's: this process ignores SIGINT until then). Rejects
+   * where it cannot be started (no such program, not executable).
+   */
+  startPager(argv: readonly string[], env: Env): Promise<Pager>;
   now(): number;
   /** This process's id: what a running plants serve records of itself. */
   pid: number;

@@ -30,6 +30,8 @@ const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['PLANTS_STORE_WAIT', 'the most plants serve waits on its store, in seconds (default 10)'],
   ['PLANTS_ADMIN_PORT', "the port of plants serve's admin listener (--admin-port)"],
   ['PLANTS_ADMIN_HOST', "the address of plants serve's admin listener (--admin-host)"],
+  ['PLANTS_PAGER, PAGER', 'the pager of plants list on a terminal (default: less, with LESS=FRX); empty or cat: none'],
+  ['PLANTS_PROMPT_DISABLED', 'set: plants asks no question, even on a terminal (delete --from then needs --yes)'],
   ['PLANTS_DEBUG', 'set to print the stack trace of an internal error; api: also each request and answer'],
   ['NO_COLOR, FORCE_COLOR', 'no colour; colour even where there is no terminal'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy to reach the service through, and the hosts reached directly'],

@@ -68,6 +68,14 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       const { createPlantsClient } = await import('../client/plants-client.js');
       return await createPlantsClient(options);
     },
+    async startPager(argv, pagerEnv) {
+      const { startPagerProcess } = await import('./pager-process.js');
+      const ignore = () => undefined;
+      return await startPagerProcess(argv, pagerEnv, () => {
+        process.on('SIGINT', ignore);
+        return () => process.off('SIGINT', ignore);
+      });
+    },
     now: () => Date.now(),
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),

@@ -73,6 +73,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     fs: options.fs ?? NODE_FS,
     openStore: (location) => openStore(location, options.fs === undefined ? {} : { fs: options.fs }),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
+    // No process is started in the fast set: a test context has no terminal to page on anyway.
+    startPager: () => Promise.reject(new Error('no pager in a test context')),
     now: () => Date.now(),
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),
