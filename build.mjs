@@ -8,7 +8,7 @@
 // output file into CommonJS, its import() calls into require().
 import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startPath } from './build-start-path.mjs';
 
@@ -16,6 +16,7 @@ import { startPath } from './build-start-path.mjs';
 // run loads from them) and for whoever debugs a build; the package ships neither them (package.json
 // "files") nor a comment pointing at them: they map to src/, which it does not ship.
 const common = { platform: 'node', target: 'node20', logLevel: 'warning' };
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 /**
  * The CLI imports package.json for its version (src/cli/process-context.ts): the bundle gets that
@@ -26,7 +27,6 @@ const packageVersionOnly = {
   name: 'package-version-only',
   setup(plugin) {
     const path = resolve('package.json');
-    const { version } = JSON.parse(readFileSync(path, 'utf8'));
     plugin.onLoad({ filter: /[/\\]package\.json$/ }, (args) => (args.path === path ? { contents: JSON.stringify({ version }), loader: 'json' } : undefined));
   },
 };
@@ -69,6 +69,13 @@ await rm('dist/esm', { recursive: true });
 // The bundle holds the code of the packages it uses (so the package installs none): their licences
 // ship with it.
 await writeFile('dist/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(Object.keys(metafile.inputs)));
+
+// The man page (package.json "man"), made of the declarations the help is made of: its maker
+// (src/cli/man-page.ts) bundled in memory and run here, so that the package ships the page alone.
+const { outputFiles } = await build({ ...common, entryPoints: ['src/cli/man-page.ts'], bundle: true, format: 'esm', write: false, plugins: [packageVersionOnly] });
+const { manPage } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+await mkdir('dist/man');
+await writeFile('dist/man/plants.1', manPage(version));
 
 /** The name, version, licence and licence text of each package a bundled file comes from. */
 function thirdPartyNotices(inputs) {

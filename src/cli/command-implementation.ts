@@ -1,5 +1,6 @@
 import type { Context, IOStreams } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { startPaging } from './pager.js';
 
 /**
  * What a command's implementation is: a run that returns data, and the two ways to show it. A
@@ -17,6 +18,8 @@ export interface CommandImplementation<Options, Result> {
   renderJson: (result: Result, io: IOStreams) => void | Promise<void>;
   /** The exit code of a command that ran to the end but did not fully succeed (default 0). */
   exitCode?: (result: Result) => number;
+  /** Whether what it shows goes through a pager where stdout is a terminal (pager.ts): output as long as list's. */
+  paged?: (options: Options) => boolean;
 }
 
 /**
@@ -31,7 +34,16 @@ export async function runImplementation<Options, Result>(
 ): Promise<number> {
   const { implementation } = await load();
   const result = await implementation.run(options, ctx);
-  if (json) await implementation.renderJson(result, ctx.io);
-  else await implementation.renderHuman(result, ctx.io);
+  // Only once it ran: a failure before any output is said on the terminal, with no pager to quit.
+  const paging = implementation.paged?.(options) === true ? await startPaging(ctx) : undefined;
+  const io = paging?.io ?? ctx.io;
+  try {
+    if (json) await implementation.renderJson(result, io);
+    else await implementation.renderHuman(result, io);
+  } finally {
+    // The pager's exit is waited for, whatever happened: what is said next (a failure part way),
+    // and the shell's prompt, come once the person has left it.
+    await paging?.close();
+  }
   return implementation.exitCode?.(result) ?? EXIT.ok;
 }

@@ -50,6 +50,12 @@ export interface IOStreams {
    * where stdinIsTerminal(); Ctrl-C interrupts the process as it would anywhere else.
    */
   readSecret(prompt: string): Promise<string>;
+  /**
+   * Asks `question` on stderr and reads the line typed at the terminal, shown and edited by the
+   * terminal as any line is; resolves to it, or to undefined at the end of input (Ctrl-D) or on
+   * Ctrl-C, which then stops nothing else. Only where canPrompt (prompt.ts).
+   */
+  ask(question: string): Promise<string | undefined>;
   /** The file standard input reads, as `dev:ino` (a file, a pipe, a terminal), when it has one: what an output file must not be. */
   stdinFile(): string | undefined;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
@@ -58,6 +64,14 @@ export interface IOStreams {
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A pager running (Context.startPager): what is written to it, and its end. */
+export interface Pager {
+  /** Its standard input: once the person quits it (q in less), it takes nothing more, as a pipe whose reader left. */
+  input: TextOutput;
+  /** Ends its input, and resolves once it has exited: once the person has read to the end, or quit. */
+  close(): Promise<void>;
+}
 
 /** What Context.processState tells of a process id. */
 export type ProcessState = 'running' | 'gone' | 'other';
@@ -85,6 +99,13 @@ export interface Context {
   /** The store at `location`, opened: read and checked now (one not ours is `store_corrupt`). */
   openStore(location: StoreLocation): Promise<PlantStore>;
   httpClient(options: PlantsClientOptions): Promise<PlantsClient>;
+  /**
+   * Starts the pager `argv` (a program and its arguments, no shell) with the environment `env`:
+   * it reads from a pipe, and shows what it reads on this process's terminal, which it owns until
+   * it exits (a Ctrl-C meanwhile is the pager's: this process ignores SIGINT until then). Rejects
+   * where it cannot be started (no such program, not executable).
+   */
+  startPager(argv: readonly string[], env: Env): Promise<Pager>;
   now(): number;
   /** This process's id: what a running plants serve records of itself. */
   pid: number;

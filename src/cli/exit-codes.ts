@@ -31,6 +31,8 @@ const EXIT_CODE_OF: Record<ErrorCode, number> = {
   usage: EXIT.usage,
   invalid_plant: EXIT.usage,
   unreadable_input: EXIT.usage,
+  // As gh exits for a question not answered yes: nothing was done, as for a usage error.
+  cancelled: EXIT.usage,
   malformed_json: EXIT.usage,
   unsupported_media_type: EXIT.usage,
   payload_too_large: EXIT.usage,

@@ -14,7 +14,7 @@ export interface CommandSection {
   entries: readonly (CommandSpec | CommandGroup)[];
 }
 
-const HELP_FLAG = ['-h, --help', 'show help for a command'] as const;
+export const HELP_FLAG = ['-h, --help', 'show help for a command'] as const;
 
 /** The program's own flags, before a command. */
 export const PROGRAM_FLAGS = [['-V, --version', 'print the version'], ['--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'], HELP_FLAG] as const;
@@ -22,7 +22,7 @@ export const PROGRAM_FLAGS = [['-V, --version', 'print the version'], ['--no-col
 const LEARN_MORE = 'Use `plants <command> --help` (or `plants help <command>`) for more about a command.';
 
 /** The environment variables plants reads: the settings' from their table (they override the config file), then the others. */
-const ENVIRONMENT: readonly (readonly [string, string])[] = [
+export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ...SETTING_KEYS.map((key) => [SETTINGS[key].env, SETTINGS[key].describe] as const),
   ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
   ['PLANTS_SERVER_TOKENS', 'the tokens plants serve accepts, comma-separated'],
@@ -30,21 +30,26 @@ const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['PLANTS_STORE_WAIT', 'the most plants serve waits on its store, in seconds (default 10)'],
   ['PLANTS_ADMIN_PORT', "the port of plants serve's admin listener (--admin-port)"],
   ['PLANTS_ADMIN_HOST', "the address of plants serve's admin listener (--admin-host)"],
+  ['PLANTS_PAGER, PAGER', 'the pager of plants list on a terminal (default: less, with LESS=FRX); empty or cat: none'],
+  ['PLANTS_PROMPT_DISABLED', 'set: plants asks no question, even on a terminal (delete --from then needs --yes)'],
   ['PLANTS_DEBUG', 'set to print the stack trace of an internal error; api: also each request and answer'],
   ['NO_COLOR, FORCE_COLOR', 'no colour; colour even where there is no terminal'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy to reach the service through, and the hosts reached directly'],
 ];
 
-const PROGRAM_EXAMPLES = [
+export const PROGRAM_EXAMPLES = [
   'plants login --base-url https://plants.example.com',
   'plants create --id 1 --name Fern --tag herb',
   'plants list --local --format ndjson > plants.ndjson',
   'plants help import',
 ];
 
+/** What plants is for: the first line of its help. */
+export const PROGRAM_SUMMARY = 'Manage plants in the Plant Store: on a service, or in a local JSON file.';
+
 export function programHelp(sections: readonly CommandSection[], width: number): string {
   return render([
-    ['', paragraphs('Manage plants in the Plant Store: on a service, or in a local JSON file.', width)],
+    ['', paragraphs(PROGRAM_SUMMARY, width)],
     ['USAGE', ['  plants <command> [flags]']],
     // `help` is commander's command, not a declared one: listed last, with the additional ones.
     ...sections.map((section, i): Section => [
@@ -87,13 +92,14 @@ export function commandHelp(spec: CommandSpec, width: number): string {
 }
 
 /** `plants create --id <id> --name <name> [flags]`: the required flags, the arguments, then the rest. */
-function usageLine(spec: CommandSpec): string {
+export function usageLine(spec: CommandSpec): string {
   const required = Object.entries(spec.flags).flatMap(([key, flag]) => (flag.kind === 'string' && flag.required === true ? [`${flagName(key)} ${flag.value}`] : []));
   const args = spec.arguments.map((arg) => (arg.required ? `<${arg.name}>` : `[<${arg.name}>]`));
   return ['plants', spec.name, ...required, ...args, '[flags]'].join(' ');
 }
 
-function flagRows(flags: readonly (readonly [string, FlagSpec])[]): [string, string][] {
+/** A flag as help shows it (`--id <id>`), and what it says of it. */
+export function flagRows(flags: readonly (readonly [string, FlagSpec])[]): [string, string][] {
   return flags.map(([key, flag]) => [flag.kind === 'boolean' ? flagName(key) : `${flagName(key)} ${flag.value}`, flagText(flag)]);
 }
 
@@ -110,7 +116,7 @@ function flagText(flag: FlagSpec): string {
 }
 
 /** The summary as the first line of help: a sentence. */
-function sentence(summary: string): string {
+export function sentence(summary: string): string {
   return `${summary.charAt(0).toUpperCase()}${summary.slice(1)}.`;
 }
 
@@ -126,22 +132,30 @@ function render(sections: readonly Section[]): string {
   return `${shown.map(([title, lines]) => (title === '' ? lines : [title, ...lines]).join('\n')).join('\n\n')}\n`;
 }
 
+/** A paragraph of a description: text, or a table of terms and their texts. */
+export type DescriptionBlock = { text: string } | { rows: [string, string][] };
+
 /**
- * Text in paragraphs (blank lines between): each wrapped, but for one whose lines all start with
+ * A description's paragraphs (blank lines between): text, but for one whose lines all start with
  * spaces, a table of a term and its text, two or more spaces apart.
  */
-function paragraphs(text: string, width: number): string[] {
-  return text.split(/\n\n+/).flatMap((paragraph, i) => {
+export function descriptionBlocks(text: string): DescriptionBlock[] {
+  return text.split(/\n\n+/).map((paragraph) => {
     const lines = paragraph.split('\n');
-    const body = lines.every((line) => line.startsWith(' '))
-      ? table(
-          lines.map((line) => {
-            const [, term = '', rest = ''] = /^\s*(\S+(?: \S+)*?)(?:\s{2,}(.*))?$/.exec(line) ?? [];
-            return [term, rest];
-          }),
-          width,
-        )
-      : wrap(lines.join(' '), width, '');
+    if (!lines.every((line) => line.startsWith(' '))) return { text: lines.join(' ') };
+    return {
+      rows: lines.map((line): [string, string] => {
+        const [, term = '', rest = ''] = /^\s*(\S+(?: \S+)*?)(?:\s{2,}(.*))?$/.exec(line) ?? [];
+        return [term, rest];
+      }),
+    };
+  });
+}
+
+/** A description wrapped to `width`: its text paragraphs wrapped, its tables in columns. */
+function paragraphs(text: string, width: number): string[] {
+  return descriptionBlocks(text).flatMap((block, i) => {
+    const body = 'rows' in block ? table(block.rows, width) : wrap(block.text, width, '');
     return i === 0 ? body : ['', ...body];
   });
 }

@@ -42,6 +42,13 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
         const { readSecretLine } = await import('./secret-prompt.js');
         return await readSecretLine(process.stdin, process.stderr, prompt, () => process.kill(process.pid, 'SIGINT'));
       },
+      async ask(question) {
+        const { readAnswer } = await import('./answer-prompt.js');
+        return await readAnswer(process.stdin, process.stderr, question, (cancel) => {
+          process.once('SIGINT', cancel);
+          return () => process.off('SIGINT', cancel);
+        });
+      },
       stdinFile: () => fileIdentity(() => NODE_FS.fstatSync(0)),
       stdoutStyle: await styleFor(colorLevel(stdout.terminal !== undefined, env, noColorFlag)),
       stderrStyle: await styleFor(colorLevel(stderr.terminal !== undefined, env, noColorFlag)),
@@ -60,6 +67,14 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
     async httpClient(options) {
       const { createPlantsClient } = await import('../client/plants-client.js');
       return await createPlantsClient(options);
+    },
+    async startPager(argv, pagerEnv) {
+      const { startPagerProcess } = await import('./pager-process.js');
+      const ignore = () => undefined;
+      return await startPagerProcess(argv, pagerEnv, () => {
+        process.on('SIGINT', ignore);
+        return () => process.off('SIGINT', ignore);
+      });
     },
     now: () => Date.now(),
     pid: process.pid,

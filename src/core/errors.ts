@@ -38,6 +38,7 @@ export const ERROR_NUMBERS = {
   interrupted: 2014,
   output_io: 2015,
   local_limit: 2016,
+  cancelled: 2017,
   internal: 2099,
 } as const;
 

@@ -129,6 +129,19 @@ describe('plants login: where the token comes from', () => {
     expect(empty.stderr()).toContain('error: no token entered');
   });
 
+  it('PLANTS_PROMPT_DISABLED: nothing asked on a terminal; no token: usage error; --with-token: stdin', async () => {
+    const env = { PLANTS_PROMPT_DISABLED: '1' };
+    const url = 'https://plants.example.com';
+    const t = await testContext({ terminalAnswer: 'never-typed-0123456789', env });
+    expect(await t.run('login', '--no-check', '--base-url', url)).toBe(2);
+    expect(t.stderr()).toContain(`error: no token given, and PLANTS_PROMPT_DISABLED is set (no plants serve of yours`);
+    expect(t.stderr()).not.toContain('Token for');
+    const piped = await testContext({ terminalAnswer: 'never-typed-0123456789', stdin: 'piped-token-012345\n', env });
+    expect(await piped.run('login', '--with-token', '--no-check', '--base-url', url, '--json')).toBe(0);
+    expect(JSON.parse(piped.stdout())).toMatchObject({ source: 'stdin' });
+    expect(piped.stderr()).not.toContain('Token for');
+  });
+
   it("takes a local plants serve's own token, for the base URL that serve recorded and that accepts it, and for no other", async () => {
     const home = await tempDir();
     const server = await startServer(home, [], {}, { keptToken: true });

@@ -184,7 +184,8 @@ describe('SIGHUP: the terminal closed', () => {
     const env = isolatedEnv(home, { PLANTS_STORE: store });
     expect((await runPlants(['import', '-', '--format', 'ndjson', '--local'], env, ndjson(0, 10_000))).code).toBe(0);
     const ids = Array.from({ length: 10_000 }, (_, i) => `${i}\n`).join('');
-    const { child, result } = readingOpenPipe(['delete', '--from', '-', '--format', 'ids', '--local'], env, ids);
+    const argv = ['delete', '--yes', '--from', '-', '--format', 'ids', '--local'];
+    const { child, result } = readingOpenPipe(argv, env, ids);
     // A batch of 10,000 ids: deleted once it is read whole.
     await waitFor('the ids to be deleted', async () => (await storedPlants(store)).size === 0);
     child.kill('SIGHUP');

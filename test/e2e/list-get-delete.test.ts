@@ -323,7 +323,8 @@ describe('plants get and plants delete', () => {
     const rejects = join(t.dir, 'rejects.txt');
     const stdin = await testContext({ stdin: text(doomed) });
     Object.assign(stdin.ctx, { configDir: t.ctx.configDir, dataDir: t.ctx.dataDir });
-    const argv = ['delete', '--local', '--from', '-', '--rejects', rejects, '--json', ...(format === undefined ? [] : ['--format', format])];
+    const formatFlag = format === undefined ? [] : ['--format', format];
+    const argv = ['delete', '--yes', '--local', '--from', '-', '--rejects', rejects, '--json', ...formatFlag];
     expect(await stdin.run(...argv)).toBe(1);
     const summary = JSON.parse(stdin.stdout());
     expect(summary.counts).toEqual({ read: 3, deleted: 2, skipped: 0, valid: 0, failed: 1, unknown: 0, notSent: 0 });
@@ -339,8 +340,8 @@ describe('plants get and plants delete', () => {
     const input = join(t.dir, 'odd.ndjson');
     await writeFile(input, '12\n007\n');
     const rejects = join(t.dir, 'rejects.csv');
-    expect(await t.run('delete', '--local', '--from', input, '--rejects', rejects)).toBe(1);
-    expect(await t.run('delete', '--local', '--from', rejects, '--json'), t.stderr()).toBe(1);
+    expect(await t.run('delete', '--yes', '--local', '--from', input, '--rejects', rejects)).toBe(1);
+    expect(await t.run('delete', '--yes', '--local', '--from', rejects, '--json'), t.stderr()).toBe(1);
     expect(summaryOf(t.stdout()).counts).toMatchObject({ read: 2, deleted: 0, failed: 2 });
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([7n, 12n]);
   });
@@ -359,11 +360,12 @@ describe('plants get and plants delete', () => {
       const first = join(t.dir, `first-${name}`);
       const again = join(t.dir, `again-${name}`);
       const before = t.stdout().length;
-      expect(await t.run('delete', '--local', '--from', input, '--rejects', first, '--json')).toBe(1);
+      expect(await t.run('delete', '--yes', '--local', '--from', input, '--rejects', first, '--json')).toBe(1);
       const summary = summaryOf(t.stdout().slice(before));
       expect(summary.rejectsWritten).toBe((summary.counts.read as number) - (summary.counts.deleted as number));
       const retried = t.stdout().length;
-      expect(await t.run('delete', '--local', '--from', first, '--rejects', again, '--json'), t.stderr()).toBe(1);
+      const retriedCode = await t.run('delete', '--yes', '--local', '--from', first, '--rejects', again, '--json');
+      expect(retriedCode, t.stderr()).toBe(1);
       const retry = summaryOf(t.stdout().slice(retried));
       // Every row kept is read back as a row, which fails again for the same reason, and is kept again the same.
       expect(retry.counts).toEqual({ read: summary.rejectsWritten, deleted: 0, skipped: 0, valid: 0, failed: summary.rejectsWritten, unknown: 0, notSent: 0 });
@@ -383,7 +385,7 @@ describe('plants get and plants delete', () => {
   ])('delete --from - tells the format by its first line that is not blank, however it is read: %s', async (_what, chunks) => {
     const t = await localStoreWith(Array.from({ length: 5 }, (_, i) => ({ id: BigInt(i), name: `p${i}` })));
     Object.assign(t.ctx.io, { stdin: Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
-    expect(await t.run('delete', '--local', '--from', '-'), t.stderr()).toBe(0);
+    expect(await t.run('delete', '--yes', '--local', '--from', '-'), t.stderr()).toBe(0);
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
   });
 
@@ -393,7 +395,7 @@ describe('plants get and plants delete', () => {
     await writeFile(ids, '0\n1\n2\n3\n55\n66\nxyz\n');
     const rejects = join(t.dir, 'rejects.ndjson');
     const before = t.stderr().length;
-    expect(await t.run('delete', '--local', '--from', ids, '--rejects', rejects)).toBe(1);
+    expect(await t.run('delete', '--yes', '--local', '--from', ids, '--rejects', rejects)).toBe(1);
     const summary = t.stderr().slice(before).split('\n');
     expect(summary[0]).toMatch(new RegExp(`^Read 7 ids from ${ids.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to delete from ${t.storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in [\\d.]+s \\([\\d,]+ ids/s\\): 4 deleted, 2 not found, 1 failed$`));
     expect(summary).toContain(`3 ids not deleted were written to ${rejects}: fix them, then plants delete --from ${rejects}`);
@@ -411,7 +413,7 @@ describe('plants get and plants delete', () => {
     for (const id of [1, 2, 3]) expect((await runPlants(['create', '--id', String(id), '--name', 'p'], env)).code).toBe(0);
     const ids = join(home, 'ids.txt');
     await writeFile(ids, '1\n3\n4\n');
-    const result = await runPlants(['delete', '--from', ids, '--on-missing', 'skip'], env);
+    const result = await runPlants(['delete', '--yes', '--from', ids, '--on-missing', 'skip'], env);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Read 3 ids from .* to delete from http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ ids\/s\): 2 deleted, 1 not there \(skipped\), 0 failed\n$/);
     const left = await runPlants(['list', '--format', 'ndjson'], env);

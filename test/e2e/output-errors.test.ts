@@ -144,7 +144,7 @@ describe.runIf(process.platform === 'linux')('stdout on /dev/full', () => {
     const { home, env } = await homeWith(PLANTS.slice(0, 3));
     const ids = join(home, 'ids.txt');
     writeFileSync(ids, '0\n1\n');
-    const result = await ontoDevFull(['delete', '--local', '--from', ids, '--json'], env);
+    const result = await ontoDevFull(['delete', '--yes', '--local', '--from', ids, '--json'], env);
     expect(result).toMatchObject({ code: 4, stderr: ENOSPC });
     expect([...(await storedPlants(env.PLANTS_STORE as string)).keys()]).toEqual([2n]);
   });

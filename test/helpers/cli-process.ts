@@ -12,8 +12,8 @@ export interface ProcessResult {
 }
 
 /**
- * The environment of a child `plants`: nothing of the user's (no real HOME, config or proxy),
- * with config and data pointed at `home`.
+ * The environment of a child `plants`: nothing of the user's (no real HOME, config, proxy or
+ * pager), with config and data pointed at `home`.
  */
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -22,6 +22,8 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): R
     XDG_CONFIG_HOME: `${home}/.config`,
     XDG_DATA_HOME: `${home}/.local/share`,
     PLANTS_CONFIG_DIR: `${home}/config`,
+    // On a test's terminal, plants' own output, not a pager's (less, where the machine has it).
+    PLANTS_PAGER: 'cat',
     ...extra,
   };
 }

@@ -56,6 +56,11 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
         err.stream.write(`${prompt}\n`);
         return options.terminalAnswer ?? '';
       },
+      // No test context is a terminal to ask on (prompt.ts): a question asked is left unanswered.
+      async ask(question) {
+        err.stream.write(`${question}\n`);
+        return undefined;
+      },
       stdinFile: () => undefined,
       stdoutStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
       stderrStyle: tty ? new Chalk({ level: 1 }) : await styleFor(0),
@@ -68,6 +73,8 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     fs: options.fs ?? NODE_FS,
     openStore: (location) => openStore(location, options.fs === undefined ? {} : { fs: options.fs }),
     httpClient: (clientOptions) => createPlantsClient(clientOptions),
+    // No process is started in the fast set: a test context has no terminal to page on anyway.
+    startPager: () => Promise.reject(new Error('no pager in a test context')),
     now: () => Date.now(),
     pid: process.pid,
     ...(process.getuid === undefined ? {} : { uid: process.getuid() }),

@@ -2,9 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { IMPORT_RETRY } from '../../client/retry.js';
 import { PlantsError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
-import { thousands } from '../../core/printable.js';
 import { BulkTally } from '../../import/outcomes.js';
-import { MAX_ROW_BYTES } from '../../import/records.js';
 import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
@@ -13,7 +11,8 @@ import { walPathOf } from '../../store/file/store-paths.js';
 import type { Context } from '../context.js';
 import type { StopSignal } from '../exit-codes.js';
 import { openLocalStore, serviceClient, targetSettings } from '../target.js';
-import { openInput, openOutput, peekHead, refuseClobbering, type OutputFile } from './files.js';
+import { openInput, openOutput, refuseClobbering, type OutputFile } from './files.js';
+import { inputName, inputRows } from './input-rows.js';
 import { rejectsForm, type Rejected } from './rejects.js';
 import { startProgress, type Progress } from './progress.js';
 import { toJson } from './render.js';
@@ -25,11 +24,8 @@ import type { BulkKind, BulkOptions, BulkResult } from './types.js';
  * account of every row at the end, rows not done to --rejects, the account to --report.
  */
 export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format>, options: BulkOptions<Format>, ctx: Context): Promise<BulkResult> {
-  const inputName = options.input === '-' ? 'standard input' : options.input;
   const settings = await targetSettings(options.target, ctx);
   const target = options.target.local ? settings.require('store') : settings.require('base-url');
-  let format = options.format ?? kind.formatOfName(options.input);
-  const cannotTell = (why: string) => new PlantsError('usage', `cannot tell the format of ${inputName}${why}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
   await refuseClobbering(
     [
       ...(options.rejects === undefined ? [] : [{ flag: '--rejects', path: options.rejects }]),
@@ -91,16 +87,10 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       rejects.write(rejectsAs?.head ?? '');
     }
     if (options.report !== undefined) report = await openOutput('--report', options.report, ctx.fs);
-    let chunks = input.chunks;
-    if (format === undefined) {
-      const peeked = await peekHead(input.chunks, MAX_ROW_BYTES);
-      format = kind.formatOfHead(peeked.head, peeked.ended);
-      if (format === undefined) throw cannotTell(`: its first ${thousands(MAX_ROW_BYTES)} bytes are blank`);
-      chunks = peeked.all;
-    }
     const consumed = { bytes: 0, records: 0 };
+    const read = await inputRows(kind, options, input.chunks, consumed);
     progress = await startProgress(ctx.io, tally.counts, consumed, input.size, ctx.now);
-    const rows = untilStopped(pacedBy(kind.rows(chunks, format, consumed), rejects), stop);
+    const rows = untilStopped(pacedBy(read, rejects), stop);
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A process with fewer descriptors than --concurrency asks for goes on with the connections it
     // could open: every request it could not send waits for one of them (http-client.ts).
@@ -150,7 +140,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     const stoppedOpening = caught instanceof PlantsError && caught.code === 'interrupted' && abandon.signal.aborted;
     if (!stoppedOpening && !(caught instanceof PlantsError && caught.code === 'unreadable_input')) throw caught;
     if (!stoppedOpening) {
-      const error = new PlantsError('unreadable_input', `${inputName}: ${caught.message}`);
+      const error = new PlantsError('unreadable_input', `${inputName(options.input)}: ${caught.message}`);
       // Input that turns unreadable part way (a CSV quote never closed): stop, and still give the
       // account of the rows already done.
       if (tally.counts.read === 0) throw error;

@@ -3,6 +3,7 @@ import { noSuchPlant } from '../../../core/read-delete.js';
 import { formatFromName, idFormatFromHead, type IdFormat } from '../../../import/formats.js';
 import { ID_ROWS } from '../../../import/id-rows.js';
 import { readRows } from '../../../import/rows.js';
+import { countRows } from '../../bulk/input-rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
 import type { BulkKind, BulkOptions, BulkResult } from '../../bulk/types.js';
 import type { Context } from '../../context.js';
@@ -39,4 +40,9 @@ const DELETE: BulkKind<bigint, IdFormat> = {
 /** `delete --from`: the ids of a file or standard input, a row each. */
 export function deleteMany(options: BulkOptions<IdFormat>, ctx: Context): Promise<BulkResult> {
   return runBulk(DELETE, options, ctx);
+}
+
+/** How many ids `delete --from FILE` would read: the file read once to its end, counted, nothing held. */
+export function countIds(options: BulkOptions<IdFormat>, ctx: Context): Promise<number> {
+  return countRows(DELETE, options, ctx);
 }

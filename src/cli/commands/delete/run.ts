@@ -11,7 +11,7 @@ import { exitCode, renderHuman, renderJson, type DeleteResult } from './render.j
 /** One plant by its id (as given: checked when it runs), or many from a file (--from). */
 export type DeleteOptions =
   | { many: false; id: string; target: Target; json: boolean }
-  | { many: true; bulk: BulkOptions<IdFormat>; json: boolean };
+  | { many: true; bulk: BulkOptions<IdFormat>; yes: boolean; json: boolean };
 
 export const implementation = {
   run,
@@ -22,7 +22,11 @@ export const implementation = {
 
 async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> {
   // Loaded only for --from: a single delete needs none of the bulk machinery.
-  if (options.many) return { many: true, bulk: await (await import('./many.js')).deleteMany(options.bulk, ctx) };
+  if (options.many) {
+    const [{ confirmDeleteMany }, { deleteMany }] = await Promise.all([import('./confirm.js'), import('./many.js')]);
+    await confirmDeleteMany(options.bulk, options.yes, ctx);
+    return { many: true, bulk: await deleteMany(options.bulk, ctx) };
+  }
   const id = idFlag('delete', '--id', options.id);
   return await withTargetStore(options.target, ctx, async ({ store, where }) => {
     await deletePlant(store, id);

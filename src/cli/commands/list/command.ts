@@ -18,6 +18,10 @@ export const command = declareCommand({
       defaultFrom: 'a table on a terminal, else a line a plant',
       choices: ['ndjson', 'csv', 'json'],
     },
+    noPager: {
+      kind: 'boolean',
+      description: 'on a terminal, write straight to it, not through the pager ($PLANTS_PAGER, $PAGER, or less)',
+    },
     ...TARGET_FLAGS,
     json: JSON_FLAG,
   },
@@ -34,6 +38,7 @@ export const command = declareCommand({
       ...defined({ after, tag, format: format === 'json' ? undefined : format }),
       target: targetOptions('list', flags),
       json,
+      pager: !flags.noPager,
     };
   },
   load: () => import('./run.js'),

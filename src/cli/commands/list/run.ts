@@ -17,6 +17,8 @@ export interface ListOptions {
   format?: ListFormat;
   target: Target;
   json: boolean;
+  /** On a terminal, through the pager (--no-pager: not). */
+  pager: boolean;
 }
 
 export const implementation = {
@@ -24,6 +26,7 @@ export const implementation = {
   renderHuman,
   renderJson,
   exitCode,
+  paged: (options) => options.pager,
 } satisfies CommandImplementation<ListOptions, ListResult>;
 
 /** Plants are read a page of this many at a time (the most a service page holds). */

@@ -7,6 +7,7 @@ import { checkBaseUrl, checkToken } from '../../config/settings.js';
 import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import { readFirstLine } from '../../first-line.js';
+import { promptsDisabled, PROMPT_DISABLED } from '../../prompt.js';
 import { checkTokenWith } from '../auth/check.js';
 import { renderHuman, renderJson, type LoginResult, type TokenSource } from './render.js';
 
@@ -57,7 +58,9 @@ async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
 
 async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, settings: Settings): Promise<{ token: string; source: TokenSource }> {
   if (options.token !== undefined) return { token: options.token, source: 'flag' };
-  const terminal = await ctx.io.stdinIsTerminal();
+  // PLANTS_PROMPT_DISABLED: nobody is asked, as where standard input is no terminal.
+  const disabled = promptsDisabled(ctx.env);
+  const terminal = !disabled && (await ctx.io.stdinIsTerminal());
   if (options.withToken) {
     if (terminal) return { token: await ask(ctx, baseUrl), source: 'prompt' };
     return { token: await readFirstLine(ctx.io.stdin, 'standard input'), source: 'stdin' };
@@ -70,7 +73,8 @@ async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, s
     ctx.io.stderr.write(`${noServe}: give the token\n`);
     return { token: await ask(ctx, baseUrl), source: 'prompt' };
   }
-  throw new PlantsError('usage', `no token given, and standard input is not a terminal to ask on (${noServe})`, {
+  const noAsking = disabled ? `${PROMPT_DISABLED} is set` : 'standard input is not a terminal to ask on';
+  throw new PlantsError('usage', `no token given, and ${noAsking} (${noServe})`, {
     hint: `plants login --base-url ${baseUrl} --with-token < token-file, or start plants serve and log in again`,
   });
 }
