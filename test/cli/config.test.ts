@@ -86,8 +86,18 @@ describe('plants login / logout', () => {
     expect(t.stderr()).toContain('Logged out of http://h:1: its token removed from');
     // Said, lest the next command's "no token for http://h:1" be a mystery (issue 25, item 6).
     expect(t.stderr()).toContain('The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL changes it)\n');
-    expect(await t.run('logout')).toBe(0);
+    // Nothing to remove: exit 1, as gh does (issue 40).
+    expect(await t.run('logout')).toBe(1);
     expect(t.stderr()).toContain('Not logged in to http://h:1: no token for it in');
+  });
+
+  it('logout of a service with no token saved exits 1, its document saying so', async () => {
+    const t = await testContext();
+    expect(await t.run('logout', '--json')).toBe(1);
+    expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: false, baseUrl: 'http://127.0.0.1:8080', hadToken: false });
+    const other = await testContext();
+    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
+    expect(other.stderr()).toBe(`Not logged in to http://other:2: no token for it in ${join(other.ctx.configDir, 'config.json')}\n`);
   });
 
   it('logout says where the base URL that stays comes from: in --json always, in words when login saved it', async () => {
@@ -96,7 +106,7 @@ describe('plants login / logout', () => {
     expect(await t.run('logout', '--json')).toBe(0);
     expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: true, baseUrl: 'http://h:1', hadToken: true, baseUrlFrom: 'config' });
     const other = await testContext();
-    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(0);
+    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
     expect(other.stderr()).not.toContain('The base URL stays');
   });
 });
