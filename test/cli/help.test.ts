@@ -108,6 +108,14 @@ describe('help, as gh writes it', () => {
     expect(widest(piped.stdout)).toBeGreaterThan(60);
   });
 
+  it('plants, or a group, alone prints its help on stdout with exit 0, as gh does', async () => {
+    // Issue 40: it was the same help on stderr, with exit 2.
+    for (const argv of [[], ['config'], ['auth'], ['--no-color']]) {
+      const asked = await helpOf([...argv, '--help']);
+      expect(await helpOf(argv)).toEqual({ code: 0, stdout: asked.stdout, stderr: '' });
+    }
+  });
+
   it('plants --help and serve --help name every method the service answers', async () => {
     // Issue 40: "POST /plants, and the GET and DELETE extensions" left out PUT and PATCH.
     const methods = new Set(PLANT_ROUTES.routes.map((route) => route.method));
