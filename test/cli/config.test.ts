@@ -41,9 +41,49 @@ describe('plants login / logout', () => {
     const t = await testContext();
     await mkdir(t.ctx.configDir, { recursive: true });
     const path = join(t.ctx.configDir, 'config.json');
-    await writeFile(path, '{"timeout": 5, "base-url": "http://127.0.0.1:1"}');
+    await writeFile(path, '{"timeout": true, "base-url": "http://127.0.0.1:1"}');
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--token', TOKEN)).toBe(2);
-    expect(t.stderr()).toBe(`error: the config file ${path}: "timeout" must be a string, got number\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`);
+    expect(t.stderr()).toBe(`error: the config file ${path}: "timeout" must be a number or a string, got boolean\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`);
+    await writeFile(path, '{"base-url": 8080}');
+    expect(await t.run('config', 'get', 'base-url')).toBe(2);
+    expect(t.stderr()).toContain(`error: the config file ${path}: "base-url" must be a string, got number\n`);
+  });
+
+  it('takes a number setting as a JSON number or as the string config set writes (issue 40)', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    await writeFile(join(t.ctx.configDir, 'config.json'), '{"timeout": 10}');
+    expect(await t.run('config', 'get', 'timeout')).toBe(0);
+    expect(t.stdout()).toBe('10\n');
+    expect(await t.run('config', 'list', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout().slice(3))).toMatchObject({ timeout: { value: '10', source: 'config' } });
+    expect(await t.run('config', 'set', 'timeout', '0.5')).toBe(0);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '0.5' });
+  });
+
+  it('refuses a bad setting in the config file wherever the file is read, a --local command too, naming it (issue 40)', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    const path = join(t.ctx.configDir, 'config.json');
+    const said = `error: the config file ${path}: "timeout": timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "abc"\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`;
+    await writeFile(path, '{"timeout": "abc"}');
+    for (const argv of [['list', '--local'], ['create', '--local', '--id', '1', '--name', 'Fern'], ['list', '--token', TOKEN], ['config', 'get', 'store']]) {
+      const each = await testContext();
+      each.ctx.configDir = t.ctx.configDir;
+      expect([argv, await each.run(...argv), each.stderr()]).toEqual([argv, 2, said]);
+    }
+    for (const [document, message] of [
+      ['{"store": ""}', '"store": the value is empty'],
+      ['{"base-url": "ftp://h"}', '"base-url": base URL must start with http:// or https://, got ftp:'],
+    ]) {
+      await writeFile(path, document as string);
+      expect(await t.run('list', '--local')).toBe(2);
+      expect(t.stderr()).toContain(`error: the config file ${path}: ${message}\n`);
+    }
+    // What the hint says mends it.
+    await writeFile(path, '{"timeout": "abc"}');
+    expect(await t.run('config', 'set', 'timeout', '10')).toBe(0);
+    expect(await t.run('list', '--local')).toBe(0);
   });
 
   it('reads the token from stdin with --with-token, ignoring the trailing newline', async () => {
