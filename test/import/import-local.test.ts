@@ -84,12 +84,13 @@ describe('plants import --local', () => {
     );
     const summary = JSON.parse(await readFile(report, 'utf8'));
     expect(summary.counts).toEqual({ read: 7, created: 2, skipped: 0, valid: 0, failed: 5, unknown: 0, notSent: 0 });
+    // In line order (issue 40): the duplicate, counted with its batch, came last.
     expect(summary.failures.map((f: { line: number; code: string; error: number }) => [f.line, f.code, f.error])).toEqual([
       [2, 'invalid_plant', 1001],
+      [4, 'duplicate_id', 1002],
       [5, 'malformed_json', 1003],
       [6, 'invalid_plant', 1001],
       [8, 'invalid_plant', 1001],
-      [4, 'duplicate_id', 1002],
     ]);
   });
 
