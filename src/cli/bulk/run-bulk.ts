@@ -28,7 +28,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
   const inputName = options.input === '-' ? 'standard input' : options.input;
   const settings = await targetSettings(options.target, ctx);
   const target = options.target.local ? settings.require('store') : settings.require('base-url');
-  let format = options.format ?? kind.formatOfName(options.input);
+  let format = options.format;
   const cannotTell = (why: string) => new PlantsError('usage', `cannot tell the format of ${inputName}${why}: give --format`, { hint: `see plants ${kind.done === 'created' ? 'import' : 'delete'} --help` });
   await refuseClobbering(
     [
@@ -93,8 +93,9 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     if (options.report !== undefined) report = await openOutput('--report', options.report, ctx.fs);
     let chunks = input.chunks;
     if (format === undefined) {
+      // Its head also where its name says the format: to refuse a name that says another.
       const peeked = await peekHead(input.chunks, MAX_ROW_BYTES);
-      format = kind.formatOfHead(peeked.head, peeked.ended);
+      format = kind.formatOf(options.input, peeked.head, peeked.ended);
       if (format === undefined) throw cannotTell(`: its first ${thousands(MAX_ROW_BYTES)} bytes are blank`);
       chunks = peeked.all;
     }
