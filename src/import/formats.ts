@@ -95,7 +95,8 @@ function fromName(path: string, text: string): Format | undefined {
 export function plantsFormat(path: string, head: Buffer, ended: boolean): Format | undefined {
   const text = fromFirstNonBlank(head);
   if (shapeOf(text) === 'table') {
-    throw unreadable(`this is ${LOOKS.table}, which cannot tell an empty tag from none: write it with plants list --format ndjson`);
+    const instead = 'write it with plants list --format ndjson';
+    throw unreadable(`this is ${LOOKS.table}, which cannot tell an empty tag from none: ${instead}`);
   }
   return fromName(path, text) ?? (formatFromHead(text, ended) as Format | undefined);
 }

@@ -43,8 +43,8 @@ export const ID_ROWS: RowReader<bigint> = {
 
 /** A line of a table that is not one of plants list's: an id, a name and a tag, tab-separated. */
 function notTableRow(at: RowPlace, text: string): InvalidRow {
-  const error = new PlantsError('invalid_plant', `not a line of plants list's table (an id, a name and a tag, tab-separated): ${printable(text, 80)}`);
-  return { at, text, error };
+  const shape = "plants list's table (an id, a name and a tag, tab-separated)";
+  return { at, text, error: new PlantsError('invalid_plant', `not a line of ${shape}: ${printable(text, 80)}`) };
 }
 
 /** An id written in base-10 digits, as on a command line. */

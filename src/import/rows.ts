@@ -29,7 +29,12 @@ export interface RowReader<T> {
  * a hundred thousand rows a second matters). No row takes more memory than MAX_ROW_BYTES, however
  * long it is: it becomes a failed row, and the work goes on.
  */
-export function readRows<T>(input: AsyncIterable<Buffer | string>, format: IdFormat, reader: RowReader<T>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<Row<T>[]> {
+export function readRows<T>(
+  input: AsyncIterable<Buffer | string>,
+  format: IdFormat,
+  reader: RowReader<T>,
+  consumed: Consumed = { bytes: 0, records: 0 },
+): AsyncIterable<Row<T>[]> {
   const bytes = asBuffers(input);
   switch (format) {
     case 'ndjson':

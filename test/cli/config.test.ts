@@ -43,7 +43,10 @@ describe('plants login / logout', () => {
     const path = join(t.ctx.configDir, 'config.json');
     await writeFile(path, '{"timeout": true, "base-url": "http://127.0.0.1:1"}');
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--token', TOKEN)).toBe(2);
-    expect(t.stderr()).toBe(`error: the config file ${path}: "timeout" must be a number or a string, got boolean\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`);
+    expect(t.stderr()).toBe(
+      `error: the config file ${path}: "timeout" must be a number or a string, got boolean\n` +
+        'hint: fix it with plants config set timeout <value>, or plants config unset timeout\n',
+    );
     await writeFile(path, '{"base-url": 8080}');
     expect(await t.run('config', 'get', 'base-url')).toBe(2);
     expect(t.stderr()).toContain(`error: the config file ${path}: "base-url" must be a string, got number\n`);
@@ -61,13 +64,17 @@ describe('plants login / logout', () => {
     expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '0.5' });
   });
 
-  it('refuses a bad setting in the config file wherever the file is read, a --local command too, naming it (issue 40)', async () => {
+  it('refuses a bad setting of the config file wherever it is read, --local too, naming it (issue 40)', async () => {
     const t = await testContext();
     await mkdir(t.ctx.configDir, { recursive: true });
     const path = join(t.ctx.configDir, 'config.json');
-    const said = `error: the config file ${path}: "timeout": timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "abc"\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`;
+    const said =
+      `error: the config file ${path}: "timeout": timeout must be a number of seconds above 0 and at most 3600 ` +
+      '(e.g. 30 or 0.5), got "abc"\n' +
+      'hint: fix it with plants config set timeout <value>, or plants config unset timeout\n';
     await writeFile(path, '{"timeout": "abc"}');
-    for (const argv of [['list', '--local'], ['create', '--local', '--id', '1', '--name', 'Fern'], ['list', '--token', TOKEN], ['config', 'get', 'store']]) {
+    const create = ['create', '--local', '--id', '1', '--name', 'Fern'];
+    for (const argv of [['list', '--local'], create, ['list', '--token', TOKEN], ['config', 'get', 'store']]) {
       const each = await testContext();
       each.ctx.configDir = t.ctx.configDir;
       expect([argv, await each.run(...argv), each.stderr()]).toEqual([argv, 2, said]);
@@ -134,10 +141,12 @@ describe('plants login / logout', () => {
   it('logout of a service with no token saved exits 1, its document saying so', async () => {
     const t = await testContext();
     expect(await t.run('logout', '--json')).toBe(1);
-    expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: false, baseUrl: 'http://127.0.0.1:8080', hadToken: false });
+    const document = JSON.parse(t.stdout());
+    expect(document).toMatchObject({ loggedOut: false, hadToken: false, baseUrl: 'http://127.0.0.1:8080' });
     const other = await testContext();
     expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
-    expect(other.stderr()).toBe(`Not logged in to http://other:2: no token for it in ${join(other.ctx.configDir, 'config.json')}\n`);
+    const path = join(other.ctx.configDir, 'config.json');
+    expect(other.stderr()).toBe(`Not logged in to http://other:2: no token for it in ${path}\n`);
   });
 
   it('logout says where the base URL that stays comes from: in --json always, in words when login saved it', async () => {

@@ -387,7 +387,7 @@ describe('plants get and plants delete', () => {
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
   });
 
-  it('delete --from sums up in ids as --json counts them: those deleted, skipped, failed, and of these how many were not found', async () => {
+  it('delete --from sums up in ids as --json counts them, saying how many of those failed were not found', async () => {
     const t = await localStoreWith(Array.from({ length: 5 }, (_, i) => ({ id: BigInt(i), name: `p${i}` })));
     const ids = join(t.dir, 'ids.txt');
     await writeFile(ids, '0\n1\n2\n3\n55\n66\nxyz\n');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { testContext } from '../helpers/test-context.js';
 
 describe('delete --from says in words what --json counts (issue 40)', () => {
-  it('ids already gone: failed, in both, of which not found; exit 1 as the README says for rows that failed', async () => {
+  it('ids already gone: failed in both, of which not found; exit 1, as the README says for failed rows', async () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', 'Fern')).toBe(0);
     const input = join(t.dir, 'ids.txt');
@@ -20,7 +20,8 @@ describe('delete --from says in words what --json counts (issue 40)', () => {
     expect(await summary()).toMatch(/: 0 deleted, 0 skipped, 7 failed \(6 not found\)$/);
     const out = t.stdout().length;
     expect(await t.run('delete', '--local', '--from', input, '--json')).toBe(1);
-    expect(JSON.parse(t.stdout().slice(out)).counts).toEqual({ read: 7, deleted: 0, skipped: 0, valid: 0, failed: 7, unknown: 0, notSent: 0 });
+    const counts = { read: 7, deleted: 0, skipped: 0, valid: 0, failed: 7, unknown: 0, notSent: 0 };
+    expect(JSON.parse(t.stdout().slice(out)).counts).toEqual(counts);
   });
 
   it('ids already gone, with --on-missing skip: skipped, in both; exit 0', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
 /** The lines the failures of a summary name, as the text, --json and --report list them. */
-async function failedLines(t: TestContext, argv: string[]): Promise<{ text: number[]; json: number[]; report: number[] }> {
+async function failedLines(t: TestContext, argv: string[]): Promise<Record<'text' | 'json' | 'report', number[]>> {
   const report = join(t.dir, 'report.json');
   const before = t.stderr().length;
   expect(await t.run(...argv, '--report', report)).toBe(1);
@@ -15,7 +15,8 @@ async function failedLines(t: TestContext, argv: string[]): Promise<{ text: numb
   const out = t.stdout().length;
   expect(await t.run(...argv, '--json')).toBe(1);
   const lines = (document: { failures: { line: number }[] }) => document.failures.map((failure) => failure.line);
-  return { text, json: lines(JSON.parse(t.stdout().slice(out))), report: lines(JSON.parse(await readFile(report, 'utf8'))) };
+  const json = lines(JSON.parse(t.stdout().slice(out)));
+  return { text, json, report: lines(JSON.parse(await readFile(report, 'utf8'))) };
 }
 
 describe('bulk work lists its failures in line order (issue 40)', () => {
@@ -23,7 +24,8 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', 'Fern')).toBe(0);
     const input = join(t.dir, 'p.ndjson');
-    await writeFile(input, '{"id":1,"name":"Fern again"}\n{"id":2,"name":5}\n{"id":1,"name":"and again"}\nnot json\n');
+    const rows = ['{"id":1,"name":"Fern again"}', '{"id":2,"name":5}', '{"id":1,"name":"and again"}', 'not json'];
+    await writeFile(input, `${rows.join('\n')}\n`);
     const lines = await failedLines(t, ['import', input, '--local']);
     expect(lines).toEqual({ text: [1, 2, 3, 4], json: [1, 2, 3, 4], report: [1, 2, 3, 4] });
   });
@@ -32,7 +34,8 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
     const t = await testContext();
     const input = join(t.dir, 'ids.txt');
     await writeFile(input, '9\nxyz\n8\n');
-    expect(await failedLines(t, ['delete', '--local', '--from', input])).toEqual({ text: [1, 2, 3], json: [1, 2, 3], report: [1, 2, 3] });
+    const lines = await failedLines(t, ['delete', '--local', '--from', input]);
+    expect(lines).toEqual({ text: [1, 2, 3], json: [1, 2, 3], report: [1, 2, 3] });
   });
 
   it('delete --from on a service: answers that come out of order', async () => {
@@ -40,7 +43,8 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
     // last (each run: --report, then --json).
     const held: ServerResponse[] = [];
     let answered = 0;
-    const notFound = (res: ServerResponse, id: string) => res.writeHead(404, { 'content-type': 'application/json' }).end(`{"error":1007,"message":"no plant with id ${id}"}`);
+    const notFound = (res: ServerResponse, id: string) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end(`{"error":1007,"message":"no plant ${id}"}`);
     const server = createServer((req, res) => {
       const id = (req.url ?? '').split('/').at(-1) as string;
       console.log('REQ', req.method, req.url, held.length, answered);
@@ -63,7 +67,8 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
       const t = await testContext({ env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: 'tok' } });
       const input = join(t.dir, 'ids.txt');
       await writeFile(input, '1\n2\n3\n4\n');
-      expect(await failedLines(t, ['delete', '--from', input, '--concurrency', '4'])).toEqual({ text: [1, 2, 4], json: [1, 2, 4], report: [1, 2, 4] });
+      const lines = await failedLines(t, ['delete', '--from', input, '--concurrency', '4']);
+      expect(lines).toEqual({ text: [1, 2, 4], json: [1, 2, 4], report: [1, 2, 4] });
     } finally {
       server.closeAllConnections();
       server.close();

@@ -254,7 +254,7 @@ describe('plants import --local', () => {
     [['p.txt'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['p.txt', '--format', 'csv'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['empty.csv'], 'the CSV input is empty: expected a header row id,name,tag'],
-    [['obj.json'], 'it looks like NDJSON (its first line is a JSON object), not a JSON array as its name says: give --format ndjson'],
+    [['obj.json'], 'it looks like NDJSON (its first line is a JSON object), not a JSON array as its name says'],
     [['obj.json', '--format', 'json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
     [['bad.json'], 'not valid JSON'],
     [['p.txt', '--format', 'xml'], '--format must be one of ndjson, csv, json, got "xml"'],

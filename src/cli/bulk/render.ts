@@ -96,7 +96,8 @@ function outcomeParts(result: BulkResult): string[] {
   if (result.done === 'created') return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
   const notFound = result.failures.filter((failure) => failure.code === 'not_found').length;
   const skipped = `${count(counts.skipped)} skipped${counts.skipped > 0 ? ' (not there)' : ''}`;
-  return [`${count(counts.done)} deleted`, skipped, `${count(counts.failed)} failed${notFound > 0 ? ` (${count(notFound)} not found)` : ''}`];
+  const failed = `${count(counts.failed)} failed${notFound > 0 ? ` (${count(notFound)} not found)` : ''}`;
+  return [`${count(counts.done)} deleted`, skipped, failed];
 }
 
 function describe(failure: RowFailure): string {

@@ -102,7 +102,10 @@ export async function readConfig({ configDir, fs }: ConfigPlace): Promise<Config
     const fix = `fix it with plants config set ${key} <value>, or plants config unset ${key}`;
     const numeric = 'numeric' in SETTINGS[key];
     const text = typeof value === 'string' ? value : numeric && typeof value === 'number' ? String(value) : undefined;
-    if (text === undefined) throw configError(path, `: "${key}" must be a ${numeric ? 'number or a string' : 'string'}, got ${value === null ? 'null' : typeof value}`, fix);
+    if (text === undefined) {
+      const got = value === null ? 'null' : typeof value;
+      throw configError(path, `: "${key}" must be a ${numeric ? 'number or a string' : 'string'}, got ${got}`, fix);
+    }
     // The token is checked where it is sent: a bad one must not keep logout from removing it.
     if (key === 'token') continue;
     try {

@@ -15,7 +15,13 @@ export const SETTINGS = {
   'base-url': { env: 'PLANTS_BASE_URL', secret: false, describe: 'the Plant Store service to talk to', check: checkBaseUrl },
   token: { env: 'PLANTS_TOKEN', secret: true, describe: 'the bearer token sent to the service', check: checkToken },
   store: { env: 'PLANTS_STORE', secret: false, describe: 'the JSON file used by --local', check: checkNotEmpty },
-  timeout: { env: 'PLANTS_TIMEOUT', secret: false, describe: 'seconds to wait for the service', check: checkTimeout, numeric: true },
+  timeout: {
+    env: 'PLANTS_TIMEOUT',
+    secret: false,
+    describe: 'seconds to wait for the service',
+    check: checkTimeout,
+    numeric: true,
+  },
 } satisfies Record<string, Setting>;
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';

@@ -44,7 +44,9 @@ async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatus
   const toCheck = tokensToCheck(options, ctx, settings);
   // One usage error, said once, before anything is sent: not an "unchecked" for each service.
   if (toCheck.some((saved) => saved.token !== undefined)) checkProxyVariables(ctx.env);
-  const services = await Promise.all(toCheck.map((saved) => statusOf(saved, ctx, timeoutSeconds, loginFor(saved.baseUrl, settings))));
+  const services = await Promise.all(
+    toCheck.map((saved) => statusOf(saved, ctx, timeoutSeconds, loginFor(saved.baseUrl, settings))),
+  );
   return { services };
 }
 
@@ -67,13 +69,19 @@ function tokensToCheck(options: AuthStatusOptions, ctx: Context, settings: Setti
   return saved.length > 0 ? saved : [{ baseUrl: current, token: undefined, source: null }];
 }
 
-/** What a service says of its token; a message names the base URL only in the command it gives (`shown` names it). */
-async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeoutSeconds: number, login: string): Promise<ServiceStatus> {
+/** What a service says of its token; a message names the base URL only in `login`, the command it gives. */
+async function statusOf(
+  { baseUrl, token, source }: Saved,
+  ctx: Context,
+  timeoutSeconds: number,
+  login: string,
+): Promise<ServiceStatus> {
   const shown = { baseUrl, token: token === undefined ? null : displayValue('token', token), source };
   if (token === undefined) return { ...shown, status: 'no token', message: `no token saved: run ${login}` };
   try {
     const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds });
-    return verdict === 'accepted' ? { ...shown, status: 'accepted' } : { ...shown, status: 'refused', message: `the service refused the token: run ${login}` };
+    if (verdict === 'accepted') return { ...shown, status: 'accepted' };
+    return { ...shown, status: 'refused', message: `the service refused the token: run ${login}` };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
     // The message as it is: --json carries it exactly, and the renderer escapes it for people.
