@@ -82,11 +82,14 @@ function option(command: string, key: string, flag: FlagSpec): Option {
 function outputTo(io: IOStreams) {
   return {
     writeOut: (text: string) => void io.stdout.write(text),
-    writeErr: (text: string) => void io.stderr.write(text),
+    // Commander writes here only the help of a program or group given without a command (`plants`,
+    // `plants config`), its errors going to outputError below: as gh does, that help is asked
+    // for, and goes to stdout like any other (exit 0, run-command-line.ts).
+    writeErr: (text: string) => void io.stdout.write(text),
     // Through the context's streams: a test's captured ones, or the process's.
     // 80 columns where there is no terminal, as commander does.
     getOutHelpWidth: () => io.stdoutTerminal?.columns ?? 80,
-    getErrHelpWidth: () => io.stderrTerminal?.columns ?? 80,
+    getErrHelpWidth: () => io.stdoutTerminal?.columns ?? 80,
     // plants' help has no colour for commander to keep or strip.
     getOutHasColors: () => false,
     getErrHasColors: () => false,

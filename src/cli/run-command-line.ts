@@ -42,9 +42,9 @@ async function runCommand(argv: readonly string[], ctx: Context): Promise<number
     return exitCode;
   } catch (error) {
     // Commander "fails" with exit code 0 after printing help or the version, and with
-    // commander.help after printing help for a command given without its subcommand.
-    if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
-    if (error instanceof CommanderError && error.code === 'commander.help') return EXIT.usage;
+    // commander.help after printing the help of a program or group given without a command: as
+    // gh does, that is help asked for, exit 0.
+    if (error instanceof CommanderError && (error.exitCode === 0 || error.code === 'commander.help')) return EXIT.ok;
     if (error instanceof FailedMidDocument) return reportError(error.cause, ctx.io, ctx.env, false);
     return reportError(asUsageError(error, argv), ctx.io, ctx.env, json ?? wantsJson(argv));
   }

@@ -119,3 +119,13 @@ export class BulkTally<T> {
     this.listener.onReject?.(row);
   }
 }
+
+/**
+ * Failures in the order of their rows in the input, by line (or array index), as a person reads
+ * the input: they are counted as they come, and requests in flight answer in any order, as a
+ * batch's rows that change nothing are counted after the invalid rows read with it. Sorted once,
+ * at the end, in place.
+ */
+export function inInputOrder(failures: RowFailure[]): RowFailure[] {
+  return failures.sort((a, b) => (a.line ?? a.index ?? 0) - (b.line ?? b.index ?? 0));
+}

@@ -3,7 +3,7 @@ import { PlantsError } from '../core/errors.js';
 import { integerFromDecimalText } from '../core/int64.js';
 import { printable, thousands } from '../core/printable.js';
 import { readableId } from '../core/validate.js';
-import type { Format } from './formats.js';
+import type { IdFormat } from './formats.js';
 import type { InvalidRow, Row, RowPlace } from './row.js';
 import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type Consumed, type RawRecord } from './records.js';
 
@@ -20,6 +20,8 @@ export interface RowReader<T> {
   csv(cells: Readonly<Record<string, string | undefined>>, at: RowPlace): Row<T>;
   /** A row from a line that holds only an id (the `ids` format), for the work that takes one. */
   idLine?(text: string, at: RowPlace): Row<T>;
+  /** A row from a line of plants list's table (id, name, tag, tab-separated), for the work that takes one. */
+  tableLine?(text: string, at: RowPlace): Row<T>;
 }
 
 /**
@@ -27,13 +29,20 @@ export interface RowReader<T> {
  * a hundred thousand rows a second matters). No row takes more memory than MAX_ROW_BYTES, however
  * long it is: it becomes a failed row, and the work goes on.
  */
-export function readRows<T>(input: AsyncIterable<Buffer | string>, format: Format | 'ids', reader: RowReader<T>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<Row<T>[]> {
+export function readRows<T>(
+  input: AsyncIterable<Buffer | string>,
+  format: IdFormat,
+  reader: RowReader<T>,
+  consumed: Consumed = { bytes: 0, records: 0 },
+): AsyncIterable<Row<T>[]> {
   const bytes = asBuffers(input);
   switch (format) {
     case 'ndjson':
       return lineRows(ndjsonRecords(bytes, consumed), reader.json);
     case 'ids':
       return lineRows(ndjsonRecords(bytes, consumed), reader.idLine as NonNullable<typeof reader.idLine>);
+    case 'table':
+      return lineRows(ndjsonRecords(bytes, consumed), reader.tableLine as NonNullable<typeof reader.tableLine>);
     case 'csv': {
       const options = { ...CSV_OPTIONS };
       // csv-parse must break records where csvRecords does: at a CR alone, in an old Mac file.

@@ -41,9 +41,56 @@ describe('plants login / logout', () => {
     const t = await testContext();
     await mkdir(t.ctx.configDir, { recursive: true });
     const path = join(t.ctx.configDir, 'config.json');
-    await writeFile(path, '{"timeout": 5, "base-url": "http://127.0.0.1:1"}');
+    await writeFile(path, '{"timeout": true, "base-url": "http://127.0.0.1:1"}');
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--token', TOKEN)).toBe(2);
-    expect(t.stderr()).toBe(`error: the config file ${path}: "timeout" must be a string, got number\nhint: fix it with plants config set timeout <value>, or plants config unset timeout\n`);
+    expect(t.stderr()).toBe(
+      `error: the config file ${path}: "timeout" must be a number or a string, got boolean\n` +
+        'hint: fix it with plants config set timeout <value>, or plants config unset timeout\n',
+    );
+    await writeFile(path, '{"base-url": 8080}');
+    expect(await t.run('config', 'get', 'base-url')).toBe(2);
+    expect(t.stderr()).toContain(`error: the config file ${path}: "base-url" must be a string, got number\n`);
+  });
+
+  it('takes a number setting as a JSON number or as the string config set writes (issue 40)', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    await writeFile(join(t.ctx.configDir, 'config.json'), '{"timeout": 10}');
+    expect(await t.run('config', 'get', 'timeout')).toBe(0);
+    expect(t.stdout()).toBe('10\n');
+    expect(await t.run('config', 'list', '--json')).toBe(0);
+    expect(JSON.parse(t.stdout().slice(3))).toMatchObject({ timeout: { value: '10', source: 'config' } });
+    expect(await t.run('config', 'set', 'timeout', '0.5')).toBe(0);
+    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '0.5' });
+  });
+
+  it('refuses a bad setting of the config file wherever it is read, --local too, naming it (issue 40)', async () => {
+    const t = await testContext();
+    await mkdir(t.ctx.configDir, { recursive: true });
+    const path = join(t.ctx.configDir, 'config.json');
+    const said =
+      `error: the config file ${path}: "timeout": timeout must be a number of seconds above 0 and at most 3600 ` +
+      '(e.g. 30 or 0.5), got "abc"\n' +
+      'hint: fix it with plants config set timeout <value>, or plants config unset timeout\n';
+    await writeFile(path, '{"timeout": "abc"}');
+    const create = ['create', '--local', '--id', '1', '--name', 'Fern'];
+    for (const argv of [['list', '--local'], create, ['list', '--token', TOKEN], ['config', 'get', 'store']]) {
+      const each = await testContext();
+      each.ctx.configDir = t.ctx.configDir;
+      expect([argv, await each.run(...argv), each.stderr()]).toEqual([argv, 2, said]);
+    }
+    for (const [document, message] of [
+      ['{"store": ""}', '"store": the value is empty'],
+      ['{"base-url": "ftp://h"}', '"base-url": base URL must start with http:// or https://, got ftp:'],
+    ]) {
+      await writeFile(path, document as string);
+      expect(await t.run('list', '--local')).toBe(2);
+      expect(t.stderr()).toContain(`error: the config file ${path}: ${message}\n`);
+    }
+    // What the hint says mends it.
+    await writeFile(path, '{"timeout": "abc"}');
+    expect(await t.run('config', 'set', 'timeout', '10')).toBe(0);
+    expect(await t.run('list', '--local')).toBe(0);
   });
 
   it('reads the token from stdin with --with-token, ignoring the trailing newline', async () => {
@@ -86,8 +133,20 @@ describe('plants login / logout', () => {
     expect(t.stderr()).toContain('Logged out of http://h:1: its token removed from');
     // Said, lest the next command's "no token for http://h:1" be a mystery (issue 25, item 6).
     expect(t.stderr()).toContain('The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL changes it)\n');
-    expect(await t.run('logout')).toBe(0);
+    // Nothing to remove: exit 1, as gh does (issue 40).
+    expect(await t.run('logout')).toBe(1);
     expect(t.stderr()).toContain('Not logged in to http://h:1: no token for it in');
+  });
+
+  it('logout of a service with no token saved exits 1, its document saying so', async () => {
+    const t = await testContext();
+    expect(await t.run('logout', '--json')).toBe(1);
+    const document = JSON.parse(t.stdout());
+    expect(document).toMatchObject({ loggedOut: false, hadToken: false, baseUrl: 'http://127.0.0.1:8080' });
+    const other = await testContext();
+    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
+    const path = join(other.ctx.configDir, 'config.json');
+    expect(other.stderr()).toBe(`Not logged in to http://other:2: no token for it in ${path}\n`);
   });
 
   it('logout says where the base URL that stays comes from: in --json always, in words when login saved it', async () => {
@@ -96,7 +155,7 @@ describe('plants login / logout', () => {
     expect(await t.run('logout', '--json')).toBe(0);
     expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: true, baseUrl: 'http://h:1', hadToken: true, baseUrlFrom: 'config' });
     const other = await testContext();
-    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(0);
+    expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
     expect(other.stderr()).not.toContain('The base URL stays');
   });
 });

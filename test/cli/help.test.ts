@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { flagName, type CommandGroup, type CommandSpec } from '../../src/cli/command-spec.js';
 import { COMMANDS } from '../../src/cli/program.js';
+import { PLANT_ROUTES } from '../../src/server/plant-routes.js';
 import { testContext } from '../helpers/test-context.js';
 
 /** Every command and group, as typed on a command line: `create`, `config`, `config get`. */
@@ -105,6 +106,24 @@ describe('help, as gh writes it', () => {
     expect(widest(narrow.stdout)).toBeLessThanOrEqual(60);
     expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
     expect(widest(piped.stdout)).toBeGreaterThan(60);
+  });
+
+  it('plants, or a group, alone prints its help on stdout with exit 0, as gh does', async () => {
+    // Issue 40: it was the same help on stderr, with exit 2.
+    for (const argv of [[], ['config'], ['auth'], ['--no-color']]) {
+      const asked = await helpOf([...argv, '--help']);
+      expect(await helpOf(argv)).toEqual({ code: 0, stdout: asked.stdout, stderr: '' });
+    }
+  });
+
+  it('plants --help and serve --help name every method the service answers', async () => {
+    // Issue 40: "POST /plants, and the GET and DELETE extensions" left out PUT and PATCH.
+    const methods = new Set(PLANT_ROUTES.routes.map((route) => route.method));
+    for (const argv of [['--help'], ['serve', '--help']]) {
+      const { stdout } = await helpOf(argv);
+      const serve = stdout.replace(/\n +/g, ' ');
+      for (const method of methods) expect(serve).toMatch(new RegExp(`\\b${method}\\b`));
+    }
   });
 
   it('plants help <a topic that is none> is an error line, exit 2', async () => {

@@ -49,7 +49,7 @@ describe('plants auth status', () => {
     one.ctx.configDir = t.ctx.configDir;
     expect(await one.run('auth', 'status', '--base-url', 'http://127.0.0.1:1')).toBe(4);
     expect(await one.run('auth', 'status', '--base-url', 'http://127.0.0.1:2')).toBe(3);
-    expect(one.stderr()).toContain('no token saved for http://127.0.0.1:2: run plants login --base-url http://127.0.0.1:2');
+    expect(one.stderr()).toContain('no token saved: run plants login --base-url http://127.0.0.1:2\n');
   });
 
   it('says a proxy variable that names no proxy once, as a usage error (exit 2), not once per service', async () => {

@@ -117,13 +117,12 @@ describe('bin/plants.cjs', () => {
     expect(flag.stderr).toBe('error: a plant with id 1 already exists\n');
   });
 
-  it('shows help, and exits 2, when a command is missing', async () => {
+  it('shows help on stdout, and exits 0, when a command is missing, as gh does', async () => {
     const home = await tempDir();
     for (const args of [[], ['config']]) {
       const result = await runPlants(args, isolatedEnv(home));
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain('USAGE\n  plants ');
-      expect(result.stderr).not.toContain('error:');
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain('USAGE\n  plants ');
     }
   });
 

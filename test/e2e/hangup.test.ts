@@ -191,7 +191,7 @@ describe('SIGHUP: the terminal closed', () => {
     child.kill('SIGHUP');
     const { code, signal, stderr } = await result;
     expect({ code, signal }).toEqual({ code: 129, signal: null });
-    expect(stderr).toMatch(/Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): 10,000 deleted, 0 not found, 0 failed\n/);
+    expect(stderr).toMatch(/Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): 10,000 deleted, 0 skipped, 0 failed\n/);
     expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10,000 ids above\n');
     expect(existsSync(`${store}.lock`)).toBe(false);
   });

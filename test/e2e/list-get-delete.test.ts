@@ -389,7 +389,7 @@ describe('plants get and plants delete', () => {
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([0n, 2n, 4n]);
   });
 
-  it('delete --from sums up in ids: those deleted, those not found, those that failed otherwise', async () => {
+  it('delete --from sums up in ids as --json counts them, saying how many of those failed were not found', async () => {
     const t = await localStoreWith(Array.from({ length: 5 }, (_, i) => ({ id: BigInt(i), name: `p${i}` })));
     const ids = join(t.dir, 'ids.txt');
     await writeFile(ids, '0\n1\n2\n3\n55\n66\nxyz\n');
@@ -397,7 +397,7 @@ describe('plants get and plants delete', () => {
     const before = t.stderr().length;
     expect(await t.run('delete', '--yes', '--local', '--from', ids, '--rejects', rejects)).toBe(1);
     const summary = t.stderr().slice(before).split('\n');
-    expect(summary[0]).toMatch(new RegExp(`^Read 7 ids from ${ids.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to delete from ${t.storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in [\\d.]+s \\([\\d,]+ ids/s\\): 4 deleted, 2 not found, 1 failed$`));
+    expect(summary[0]).toMatch(new RegExp(`^Read 7 ids from ${ids.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to delete from ${t.storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in [\\d.]+s \\([\\d,]+ ids/s\\): 4 deleted, 0 skipped, 3 failed \\(2 not found\\)$`));
     expect(summary).toContain(`3 ids not deleted were written to ${rejects}: fix them, then plants delete --from ${rejects}`);
     const one = join(t.dir, 'one.txt');
     await writeFile(one, '4\n');
@@ -415,7 +415,7 @@ describe('plants get and plants delete', () => {
     await writeFile(ids, '1\n3\n4\n');
     const result = await runPlants(['delete', '--yes', '--from', ids, '--on-missing', 'skip'], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^Read 3 ids from .* to delete from http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ ids\/s\): 2 deleted, 1 not there \(skipped\), 0 failed\n$/);
+    expect(result.stderr).toMatch(/^Read 3 ids from .* to delete from http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ ids\/s\): 2 deleted, 1 skipped \(not there\), 0 failed\n$/);
     const left = await runPlants(['list', '--format', 'ndjson'], env);
     expect(left.stdout).toBe('{"id":2,"name":"p"}\n');
   });

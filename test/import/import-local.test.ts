@@ -84,12 +84,13 @@ describe('plants import --local', () => {
     );
     const summary = JSON.parse(await readFile(report, 'utf8'));
     expect(summary.counts).toEqual({ read: 7, created: 2, skipped: 0, valid: 0, failed: 5, unknown: 0, notSent: 0 });
+    // In line order (issue 40): the duplicate, counted with its batch, came last.
     expect(summary.failures.map((f: { line: number; code: string; error: number }) => [f.line, f.code, f.error])).toEqual([
       [2, 'invalid_plant', 1001],
+      [4, 'duplicate_id', 1002],
       [5, 'malformed_json', 1003],
       [6, 'invalid_plant', 1001],
       [8, 'invalid_plant', 1001],
-      [4, 'duplicate_id', 1002],
     ]);
   });
 
@@ -253,7 +254,8 @@ describe('plants import --local', () => {
     [['p.txt'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['p.txt', '--format', 'csv'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
     [['empty.csv'], 'the CSV input is empty: expected a header row id,name,tag'],
-    [['obj.json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
+    [['obj.json'], 'it looks like NDJSON (its first line is a JSON object), not a JSON array as its name says'],
+    [['obj.json', '--format', 'json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
     [['bad.json'], 'not valid JSON'],
     [['p.txt', '--format', 'xml'], '--format must be one of ndjson, csv, json, got "xml"'],
   ])('refuses an unreadable input %j (exit 2)', async (args, message) => {

@@ -22,10 +22,11 @@ export async function inputRows<T, Format extends string>(
   chunks: AsyncIterable<Buffer | string>,
   consumed: Consumed,
 ): Promise<AsyncIterable<Row<T>[]>> {
-  let format = options.format ?? kind.formatOfName(options.input);
+  let format = options.format;
   if (format === undefined) {
+    // Its head also where its name says the format: to refuse a name that says another.
     const peeked = await peekHead(chunks, MAX_ROW_BYTES);
-    format = kind.formatOfHead(peeked.head, peeked.ended);
+    format = kind.formatOf(options.input, peeked.head, peeked.ended);
     if (format === undefined) {
       const command = kind.done === 'created' ? 'import' : 'delete';
       const why = `its first ${thousands(MAX_ROW_BYTES)} bytes are blank`;

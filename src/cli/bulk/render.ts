@@ -86,8 +86,8 @@ function nextStep(result: BulkResult, retry: string, rejected: number): string {
 }
 
 /**
- * What came of the rows: created, skipped, failed; for a delete, the ids not there apart from the
- * rows that failed otherwise (not deleted, or skipped with --on-missing skip: one or the other).
+ * What came of the rows: created (deleted), skipped, failed, as --json counts them; for a delete,
+ * how many of those skipped or failed were not there (--on-missing says which they are).
  */
 function outcomeParts(result: BulkResult): string[] {
   const { counts } = result;
@@ -95,8 +95,9 @@ function outcomeParts(result: BulkResult): string[] {
   if (result.updates) return [`${count(counts.done)} created`, `${count(counts.updated)} updated`, `${count(counts.unchanged)} unchanged`, `${count(counts.failed)} failed`];
   if (result.done === 'created') return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
   const notFound = result.failures.filter((failure) => failure.code === 'not_found').length;
-  const missing = counts.skipped > 0 ? `${count(counts.skipped)} not there (skipped)` : `${count(notFound)} not found`;
-  return [`${count(counts.done)} deleted`, missing, `${count(counts.failed - notFound)} failed`];
+  const skipped = `${count(counts.skipped)} skipped${counts.skipped > 0 ? ' (not there)' : ''}`;
+  const failed = `${count(counts.failed)} failed${notFound > 0 ? ` (${count(notFound)} not found)` : ''}`;
+  return [`${count(counts.done)} deleted`, skipped, failed];
 }
 
 function describe(failure: RowFailure): string {

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { IMPORT_RETRY } from '../../client/retry.js';
 import { PlantsError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
-import { BulkTally } from '../../import/outcomes.js';
+import { BulkTally, inInputOrder } from '../../import/outcomes.js';
 import type { InvalidRow, Row } from '../../import/row.js';
 import { untilStopped } from '../../import/rows.js';
 import { applyThroughService } from '../../import/service-workers.js';
@@ -162,7 +162,7 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     updates: kind.updates === true,
     summary: kind.summary,
     counts: tally.counts,
-    failures: tally.failures,
+    failures: inInputOrder(tally.failures),
     elapsedMs: ctx.now() - started,
     ...(tally.stoppedBy === undefined ? {} : { stoppedBy: tally.stoppedBy }),
     ...(interrupted === undefined ? {} : { interrupted }),

@@ -32,13 +32,13 @@ export interface BulkKind<T, Format extends string> {
   done: 'created' | 'deleted';
   /** The words of the summary: `Imported 3 rows into …`, `Read 3 ids to delete from …`, and how to do the rest after an interruption. */
   summary: SummaryWords;
-  /** The format the name of an input says it has, if it says. */
-  formatOfName(input: string): Format | undefined;
   /**
-   * The format an input's head shows (its first line that is not blank; `ended`: the input ended
-   * within it), where its name says none; undefined when it shows none (a head all blank).
+   * The format of an input (a path, or `-`) where --format gives none: the one its name says, else
+   * the one its head shows (its first line that is not blank; `ended`: the input ended within
+   * it); undefined when it shows none (a head all blank). Throws `unreadable_input` for an input
+   * that cannot be read as it is, saying what it looks like.
    */
-  formatOfHead(head: Buffer, ended: boolean): Format | undefined;
+  formatOf(input: string, head: Buffer, ended: boolean): Format | undefined;
   /** The rows of `input`; `consumed` says how far into it the rows handed out reach. */
   rows(input: AsyncIterable<Buffer | string>, format: Format, consumed: Consumed): AsyncIterable<Row<T>[]>;
   /** A valid row not done, as --rejects keeps it: what it asks for, as the same command reads it back. */

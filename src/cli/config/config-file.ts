@@ -3,7 +3,7 @@ import { isPlantsError, PlantsError } from '../../core/errors.js';
 import { printable } from '../../core/printable.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import type { Context } from '../context.js';
-import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, type SettingKey } from './settings.js';
+import { checkBaseUrl, DEFAULT_BASE_URL, isSettingKey, SETTINGS, type SettingKey } from './settings.js';
 
 /** The settings kept as plain values; the token is kept per service instead. */
 export type PlainKey = Exclude<SettingKey, 'token'>;
@@ -87,17 +87,33 @@ function baseUrlIn(url: string, path: string): string {
   }
 }
 
-/** The settings in the config file. A setting of the wrong type is an error, never silently ignored. */
+/**
+ * The settings in the config file, each checked as it is read: a setting of the wrong type, or
+ * with a value that cannot work (`"timeout": "abc"`), is an error that names it for every command
+ * that reads the file (a --local one too), never silently ignored, nor an error for some commands
+ * only. A number setting may be a JSON number (`"timeout": 10`); `config set` writes a string.
+ */
 export async function readConfig({ configDir, fs }: ConfigPlace): Promise<ConfigFile> {
   const path = configPath(configDir);
   const document = readDocument(path, fs);
   const values: ConfigValues = {};
   for (const [key, value] of Object.entries(document)) {
     if (!isSettingKey(key)) continue;
-    if (typeof value !== 'string') {
-      throw configError(path, `: "${key}" must be a string, got ${value === null ? 'null' : typeof value}`, `fix it with plants config set ${key} <value>, or plants config unset ${key}`);
+    const fix = `fix it with plants config set ${key} <value>, or plants config unset ${key}`;
+    const numeric = 'numeric' in SETTINGS[key];
+    const text = typeof value === 'string' ? value : numeric && typeof value === 'number' ? String(value) : undefined;
+    if (text === undefined) {
+      const got = value === null ? 'null' : typeof value;
+      throw configError(path, `: "${key}" must be a ${numeric ? 'number or a string' : 'string'}, got ${got}`, fix);
     }
-    if (key !== 'token') values[key] = value;
+    // The token is checked where it is sent: a bad one must not keep logout from removing it.
+    if (key === 'token') continue;
+    try {
+      SETTINGS[key].check(text);
+    } catch (error) {
+      throw isPlantsError(error) ? configError(path, `: "${key}": ${error.message}`, fix) : error;
+    }
+    values[key] = text;
   }
   return { values, tokens: tokensOf(document, path) };
 }

@@ -7,13 +7,21 @@ interface Setting {
   describe: string;
   /** Throws a usage error for a value that cannot work; returns the value to keep. */
   check: (value: string) => string;
+  /** A number: the config file may hold it as a JSON number (`"timeout": 10`) or a string. */
+  numeric?: true;
 }
 
 export const SETTINGS = {
   'base-url': { env: 'PLANTS_BASE_URL', secret: false, describe: 'the Plant Store service to talk to', check: checkBaseUrl },
   token: { env: 'PLANTS_TOKEN', secret: true, describe: 'the bearer token sent to the service', check: checkToken },
   store: { env: 'PLANTS_STORE', secret: false, describe: 'the JSON file used by --local', check: checkNotEmpty },
-  timeout: { env: 'PLANTS_TIMEOUT', secret: false, describe: 'seconds to wait for the service', check: checkTimeout },
+  timeout: {
+    env: 'PLANTS_TIMEOUT',
+    secret: false,
+    describe: 'seconds to wait for the service',
+    check: checkTimeout,
+    numeric: true,
+  },
 } satisfies Record<string, Setting>;
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';

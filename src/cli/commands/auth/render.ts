@@ -26,7 +26,10 @@ export function renderHuman(result: AuthStatusResult, io: IOStreams): void {
   for (const { baseUrl, token, source, status, message } of result.services) {
     const shownStatus = status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
     io.stdout.write(`${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`);
-    if (message !== undefined) io.stderr.write(`${shown(baseUrl)}: ${printableMessage(message, Infinity)}\n`);
+    // The service named once: before the message, unless the message names it (`could not connect
+    // to http://…/plants`, `run plants login --base-url http://…`).
+    const about = message === undefined || message.includes(baseUrl) ? '' : `${shown(baseUrl)}: `;
+    if (message !== undefined) io.stderr.write(`${about}${printableMessage(message, Infinity)}\n`);
   }
 }
 

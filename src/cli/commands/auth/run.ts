@@ -29,13 +29,24 @@ interface Saved {
   source: string | null;
 }
 
+/**
+ * The command that saves a token for `baseUrl`: `plants login` where the base URL setting names
+ * it already (login goes there), else with `--base-url`.
+ */
+function loginFor(baseUrl: string, settings: Settings): string {
+  const setting = settings.get('base-url');
+  return setting.value === baseUrl && setting.source !== 'flag' ? 'plants login' : `plants login --base-url ${baseUrl}`;
+}
+
 async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
   const settings = await Settings.load(ctx, { 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
   const timeoutSeconds = Number(settings.require('timeout'));
   const toCheck = tokensToCheck(options, ctx, settings);
   // One usage error, said once, before anything is sent: not an "unchecked" for each service.
   if (toCheck.some((saved) => saved.token !== undefined)) checkProxyVariables(ctx.env);
-  const services = await Promise.all(toCheck.map((saved) => statusOf(saved, ctx, timeoutSeconds)));
+  const services = await Promise.all(
+    toCheck.map((saved) => statusOf(saved, ctx, timeoutSeconds, loginFor(saved.baseUrl, settings))),
+  );
   return { services };
 }
 
@@ -58,12 +69,19 @@ function tokensToCheck(options: AuthStatusOptions, ctx: Context, settings: Setti
   return saved.length > 0 ? saved : [{ baseUrl: current, token: undefined, source: null }];
 }
 
-async function statusOf({ baseUrl, token, source }: Saved, ctx: Context, timeoutSeconds: number): Promise<ServiceStatus> {
+/** What a service says of its token; a message names the base URL only in `login`, the command it gives. */
+async function statusOf(
+  { baseUrl, token, source }: Saved,
+  ctx: Context,
+  timeoutSeconds: number,
+  login: string,
+): Promise<ServiceStatus> {
   const shown = { baseUrl, token: token === undefined ? null : displayValue('token', token), source };
-  if (token === undefined) return { ...shown, status: 'no token', message: `no token saved for ${baseUrl}: run plants login --base-url ${baseUrl}` };
+  if (token === undefined) return { ...shown, status: 'no token', message: `no token saved: run ${login}` };
   try {
     const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds });
-    return verdict === 'accepted' ? { ...shown, status: 'accepted' } : { ...shown, status: 'refused', message: `the service refused the token: run plants login --base-url ${baseUrl}` };
+    if (verdict === 'accepted') return { ...shown, status: 'accepted' };
+    return { ...shown, status: 'refused', message: `the service refused the token: run ${login}` };
   } catch (error) {
     if (!isPlantsError(error)) throw error;
     // The message as it is: --json carries it exactly, and the renderer escapes it for people.

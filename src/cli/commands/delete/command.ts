@@ -19,8 +19,19 @@ export const command = declareCommand({
   arguments: [{ name: 'id', description: 'the plant id: a base-10 integer (or give it with --id)', required: false }],
   flags: {
     id: { kind: 'string', value: '<id>', description: 'the plant id, as a flag' },
-    from: { kind: 'string', value: '<file>', description: 'delete every id of FILE (or - for stdin): an id a line, or NDJSON, CSV or JSON plants', completes: 'file' },
-    format: { kind: 'string', value: '<format>', description: 'with --from: ids, ndjson, csv or json', defaultFrom: 'from the name, else from the first line', choices: ID_FORMATS },
+    from: {
+      kind: 'string',
+      value: '<file>',
+      description: "delete every id of FILE (or - for stdin): an id a line, plants list's table, or NDJSON, CSV, JSON",
+      completes: 'file',
+    },
+    format: {
+      kind: 'string',
+      value: '<format>',
+      description: "with --from: ids, table (plants list's lines: id, name, tag), ndjson, csv or json",
+      defaultFrom: 'from the name, else from the first line',
+      choices: ID_FORMATS,
+    },
     onMissing: { kind: 'string', value: '<what>', description: 'with --from, an id not there: fail (the row failed) or skip (gone already)', default: 'fail', choices: ['fail', 'skip'] },
     yes: {
       kind: 'boolean',

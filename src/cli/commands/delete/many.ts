@@ -1,6 +1,6 @@
 import { IdSet } from '../../../core/id-map.js';
 import { noSuchPlant } from '../../../core/read-delete.js';
-import { formatFromName, idFormatFromHead, type IdFormat } from '../../../import/formats.js';
+import { formatFromName, idFormat, type IdFormat } from '../../../import/formats.js';
 import { ID_ROWS } from '../../../import/id-rows.js';
 import { readRows } from '../../../import/rows.js';
 import { countRows } from '../../bulk/input-rows.js';
@@ -13,8 +13,7 @@ const DELETE: BulkKind<bigint, IdFormat> = {
   done: 'deleted',
   // Read, not Deleted: the ids read are what is counted, and some of them may not be deleted.
   summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest', namesInput: true },
-  formatOfName: formatFromName,
-  formatOfHead: idFormatFromHead,
+  formatOf: idFormat,
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
   // `{"id":…}` in any format, as the rows of an input that fail are kept: one form, read back as it is.
   rejected: (row) => ({ value: { id: row.id }, json: `{"id":${row.id}}` }),

@@ -14,7 +14,10 @@ export const command = declareCommand({
       kind: 'string',
       value: '<format>',
       description: 'ndjson, csv or json',
-      defaultFrom: 'from the file extension, else from its first line: [ JSON, { NDJSON, CSV where it holds a comma or is the header id, else NDJSON',
+      defaultFrom:
+        'from the file extension, else from its first line: [ JSON, { NDJSON, CSV where it holds a comma or is the ' +
+        "header id, else NDJSON; a first line that shows another format than the extension, or plants list's table, " +
+        'is refused, saying so',
       choices: FORMATS,
     },
     onConflict: {

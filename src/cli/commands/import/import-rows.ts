@@ -4,7 +4,7 @@ import { encodePlant } from '../../../core/plant-json.js';
 import { IdSet } from '../../../core/id-map.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import type { PutOutcome } from '../../../core/store.js';
-import { formatFromHead, formatFromName, type Format } from '../../../import/formats.js';
+import { formatFromName, plantsFormat, type Format } from '../../../import/formats.js';
 import { PLANT_ROWS } from '../../../import/plant-rows.js';
 import { readRows } from '../../../import/rows.js';
 import { runBulk } from '../../bulk/run-bulk.js';
@@ -20,8 +20,7 @@ export interface ImportOptions extends BulkOptions<Format> {
 const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
   summary: { verb: 'Imported', noneDone: 'Imported none of', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
-  formatOfName: formatFromName,
-  formatOfHead: formatFromHead,
+  formatOf: plantsFormat,
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
   rejected: (row) => ({ value: row.value, json: encodePlant(row.value) }),
   // In the format its name says, for `plants import FILE` to read it back: a JSON array for .json,

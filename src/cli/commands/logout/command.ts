@@ -6,7 +6,11 @@ export const command = declareCommand({
   summary: "remove a service's saved token from the config file (the base URL setting is kept)",
   flags: { baseUrl: { kind: 'string', value: '<url>', description: 'the service', defaultFrom: 'the base URL setting' }, json: JSON_FLAG },
   examples: ['plants logout', 'plants logout --base-url https://plants.example.com'],
-  exitCodes: { ok: 'logged out, or there was no token to remove', unavailable: 'the config file could not be written' },
+  exitCodes: {
+    ok: 'logged out: its token removed',
+    refused: 'no token saved for the service: nothing to remove',
+    unavailable: 'the config file could not be written',
+  },
   options: ({ flags: { baseUrl, json } }): LogoutOptions => ({ json, ...defined({ baseUrl }) }),
   load: () => import('./run.js'),
 });

@@ -3,6 +3,7 @@ import type { CommandImplementation } from '../../command-implementation.js';
 import { configPath, writeConfig } from '../../config/config-file.js';
 import { Settings } from '../../config/resolve.js';
 import type { Context, IOStreams } from '../../context.js';
+import { EXIT } from '../../exit-codes.js';
 import { writeJsonDocument } from '../../json-output.js';
 
 export interface LogoutOptions {
@@ -25,6 +26,7 @@ export const implementation = {
   run,
   renderHuman,
   renderJson,
+  exitCode,
 } satisfies CommandImplementation<LogoutOptions, LogoutResult>;
 
 async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> {
@@ -49,5 +51,14 @@ function renderHuman(result: LogoutResult, io: IOStreams): void {
 }
 
 function renderJson(result: LogoutResult, io: IOStreams): void {
-  writeJsonDocument(io, { loggedOut: true, ...result });
+  writeJsonDocument(io, { loggedOut: result.hadToken, ...result });
+}
+
+/**
+ * 1 where there was no token to remove, as gh does, and as plants delete does for a plant that is
+ * not there: a script that logs out of a service it never logged in to has the wrong service
+ * (a base URL from elsewhere), which is worth saying. `plants logout || true` does not mind.
+ */
+function exitCode(result: LogoutResult): number {
+  return result.hadToken ? EXIT.ok : EXIT.refused;
 }

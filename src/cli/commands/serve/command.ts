@@ -4,7 +4,8 @@ import type { ServeOptions } from './run.js';
 
 export const command = declareCommand({
   name: 'serve',
-  summary: 'run the Plant Store service (POST /plants, and the GET and DELETE extensions) on a JSON file or PostgreSQL',
+  summary:
+    'run the Plant Store service (POST /plants; GET, PUT, PATCH and DELETE as extensions) on a JSON file or PostgreSQL',
   description:
     'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT, SIGTERM or SIGHUP: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight (each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
     'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL: a URL on the command line is visible to other users of the machine.',
