@@ -106,10 +106,15 @@ describe('SIGHUP: the terminal closed', () => {
     const lock = await lockStore(store, 1_000);
     try {
       const rejects = join(home, 'rejects.ndjson');
-      const { child, result } = readingOpenPipe(['import', '-', '--format', 'ndjson', '--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 10));
+      const input = join(home, 'rows.ndjson');
+      await writeFile(input, ndjson(0, 10));
+      const child = startPlants(['import', input, '--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }));
+      const result = exited(child);
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await waitFor('the import to start', () => existsSync(rejects));
+      // Every row read, the import waits for the lock to write them, and says so after a second:
+      // the hang-up comes during that wait, whatever the machine's load.
+      await waitFor('the import to wait for the lock', () => stderr.includes('another plants process holds its lock'));
       child.kill('SIGHUP');
       await waitFor('the hang-up to be taken', () => stderr.includes('plants: SIGHUP: finishing the rows read so far'));
       // Apart by more than a delivery twice of one signal (SAME_SIGNAL_MS).

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
@@ -89,12 +89,15 @@ describe('plants import interrupted', () => {
     const lock = await lockStore(store, 1_000);
     try {
       const rejects = join(home, 'rejects.ndjson');
-      const { child, result } = importFromOpenPipe(['--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 10));
+      const input = join(home, 'rows.ndjson');
+      await writeFile(input, ndjson(0, 10));
+      const child = startPlants(['import', input, '--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }));
+      const result = exited(child);
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      // The import listens for signals from before it opens --rejects; it reads the rows, waits
-      // for more, and once stopped, waits for the lock to write them.
-      await waitFor('the import to start', () => existsSync(rejects));
+      // Every row read, the import waits for the lock to write them, and says so after a second:
+      // the first signal comes during that wait, whatever the machine's load.
+      await waitFor('the import to wait for the lock', () => stderr.includes('another plants process holds its lock'));
       child.kill('SIGINT');
       await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
       // Apart from the first by more than a delivery twice of one signal (SAME_SIGNAL_MS).

@@ -11,7 +11,7 @@ describe('delete --from says in words what --json counts (issue 40)', () => {
     await writeFile(input, '1\n2\n3\n4\n5\n6\nxyz\n');
     const summary = async () => {
       const before = t.stderr().length;
-      expect(await t.run('delete', '--local', '--from', input)).toBe(1);
+      expect(await t.run('delete', '--local', '--from', input, '--yes')).toBe(1);
       return t.stderr().slice(before).split('\n')[0];
     };
     // It said `1 deleted, 5 not found, 1 failed`, where --json says `"failed": 6`.
@@ -19,7 +19,7 @@ describe('delete --from says in words what --json counts (issue 40)', () => {
     // Again, every id gone: it said `0 deleted, 6 not found, 1 failed`.
     expect(await summary()).toMatch(/: 0 deleted, 0 skipped, 7 failed \(6 not found\)$/);
     const out = t.stdout().length;
-    expect(await t.run('delete', '--local', '--from', input, '--json')).toBe(1);
+    expect(await t.run('delete', '--local', '--from', input, '--json', '--yes')).toBe(1);
     const counts = { read: 7, deleted: 0, skipped: 0, valid: 0, failed: 7, unknown: 0, notSent: 0 };
     expect(JSON.parse(t.stdout().slice(out)).counts).toEqual(counts);
   });
@@ -30,10 +30,10 @@ describe('delete --from says in words what --json counts (issue 40)', () => {
     const input = join(t.dir, 'ids.txt');
     await writeFile(input, '1\n2\n3\n');
     const before = t.stderr().length;
-    expect(await t.run('delete', '--local', '--from', input, '--on-missing', 'skip')).toBe(0);
+    expect(await t.run('delete', '--local', '--from', input, '--on-missing', 'skip', '--yes')).toBe(0);
     expect(t.stderr().slice(before)).toMatch(/: 1 deleted, 2 skipped \(not there\), 0 failed\n$/);
     const out = t.stdout().length;
-    expect(await t.run('delete', '--local', '--from', input, '--on-missing', 'skip', '--json')).toBe(0);
+    expect(await t.run('delete', '--local', '--from', input, '--on-missing', 'skip', '--json', '--yes')).toBe(0);
     // It said `1 deleted, 2 not there (skipped), 0 failed`.
     expect(JSON.parse(t.stdout().slice(out)).counts).toMatchObject({ read: 3, deleted: 0, skipped: 3, failed: 0 });
   });

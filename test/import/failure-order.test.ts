@@ -34,7 +34,7 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
     const t = await testContext();
     const input = join(t.dir, 'ids.txt');
     await writeFile(input, '9\nxyz\n8\n');
-    const lines = await failedLines(t, ['delete', '--local', '--from', input]);
+    const lines = await failedLines(t, ['delete', '--local', '--from', input, '--yes']);
     expect(lines).toEqual({ text: [1, 2, 3], json: [1, 2, 3], report: [1, 2, 3] });
   });
 
@@ -67,7 +67,7 @@ describe('bulk work lists its failures in line order (issue 40)', () => {
       const t = await testContext({ env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: 'tok' } });
       const input = join(t.dir, 'ids.txt');
       await writeFile(input, '1\n2\n3\n4\n');
-      const lines = await failedLines(t, ['delete', '--from', input, '--concurrency', '4']);
+      const lines = await failedLines(t, ['delete', '--from', input, '--concurrency', '4', '--yes']);
       expect(lines).toEqual({ text: [1, 2, 4], json: [1, 2, 4], report: [1, 2, 4] });
     } finally {
       server.closeAllConnections();

@@ -71,14 +71,14 @@ describe("plants list's table, read back (issue 40)", () => {
   it('delete --from reads its ids, exact: list --tag weed, then delete them', async () => {
     const t = await withOddPlants();
     const path = await listed(t, 'weeds.txt', '--tag', 'weed');
-    expect(await t.run('delete', '--local', '--from', path, '--json')).toBe(0);
+    expect(await t.run('delete', '--local', '--from', path, '--json', '--yes')).toBe(0);
     const summary = JSON.parse(t.stdout().slice(t.stdout().lastIndexOf('{\n  "input"')));
     expect(summary.counts).toMatchObject({ read: 2, deleted: 2, failed: 0 });
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([1n, 2n, 5n]);
     // From standard input, its first line one with no name and no tag (`5<TAB><TAB>`, no bare id).
     const piped = await testContext({ stdin: await readFile(await listed(t, 'rest.txt'), 'utf8') });
     Object.assign(piped.ctx, { dataDir: t.ctx.dataDir });
-    expect(await piped.run('delete', '--local', '--from', '-'), piped.stderr()).toBe(0);
+    expect(await piped.run('delete', '--local', '--from', '-', '--yes'), piped.stderr()).toBe(0);
     expect((await storedPlants(t.storePath)).size).toBe(0);
   });
 
@@ -87,7 +87,7 @@ describe("plants list's table, read back (issue 40)", () => {
     const path = join(t.dir, 'edited.txt');
     await writeFile(path, '1\tempty tag\t\n2\tno tag\n99999999999999999999\tbig\t\n');
     const rejects = join(t.dir, 'rejects.ndjson');
-    expect(await t.run('delete', '--local', '--from', path, '--rejects', rejects)).toBe(1);
+    expect(await t.run('delete', '--local', '--from', path, '--rejects', rejects, '--yes')).toBe(1);
     expect(t.stderr()).toContain("  line 2: not a line of plants list's table (an id, a name and a tag, tab-");
     expect(t.stderr()).toContain(': 2\\tno tag\n');
     expect(t.stderr()).toContain('  line 3: id must be between -9223372036854775808 and 9223372036854775807, got 9999');
@@ -116,10 +116,10 @@ describe('a file whose name says one format and whose first line shows another (
   it('delete --from of plants list\'s table named .csv: give --format table', async () => {
     const t = await withOddPlants();
     const path = await listed(t, 'weeds.csv', '--tag', 'weed');
-    expect(await t.run('delete', '--local', '--from', path)).toBe(2);
+    expect(await t.run('delete', '--local', '--from', path, '--yes')).toBe(2);
     expect(t.stderr()).toContain(`error: ${path}: it looks like ${TABLE}, not CSV as its name says: give --format`);
     expect(t.stderr()).toContain('as its name says: give --format table\n');
-    expect(await t.run('delete', '--local', '--from', path, '--format', 'table')).toBe(0);
+    expect(await t.run('delete', '--local', '--from', path, '--format', 'table', '--yes')).toBe(0);
     expect([...(await storedPlants(t.storePath)).keys()]).toEqual([1n, 2n, 5n]);
   });
 });
