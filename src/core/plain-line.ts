@@ -43,7 +43,8 @@ export function plainPlant(text: string, from: number, to: number): NewPlant | u
   // Whatever matched above ends here, at the line's last character: nothing was read past it.
   if (at !== to - 1 || text.charCodeAt(at) !== 0x7d) return undefined;
   // Up to 15 digits a double holds exactly: no text of the id is made.
-  const id = digits <= 15 ? BigInt(negative ? -small : small) : BigInt(text.slice(from + ID_FIELD.length, digitsFrom + digits));
+  const id =
+    digits <= 15 ? BigInt(negative ? -small : small) : BigInt(text.slice(from + ID_FIELD.length, digitsFrom + digits));
   return validPlant(id, text.slice(nameFrom, nameTo), tagFrom === -1 ? undefined : text.slice(tagFrom, tagTo));
 }
 
@@ -69,6 +70,7 @@ function plainStringEnd(text: string, at: number, to: number): number {
 
 /** The plant of these values, where they are a valid NewPlant's. */
 export function validPlant(id: bigint, name: unknown, tag: unknown): NewPlant | undefined {
-  if (id < INT64_MIN || id > INT64_MAX || !isValidText(name) || (tag !== undefined && !isValidText(tag))) return undefined;
+  if (id < INT64_MIN || id > INT64_MAX) return undefined;
+  if (!isValidText(name) || (tag !== undefined && !isValidText(tag))) return undefined;
   return tag === undefined ? { id, name } : { id, name, tag };
 }

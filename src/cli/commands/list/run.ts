@@ -48,7 +48,12 @@ async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
     await store.close();
     throw error;
   }
-  return { pages: pagesOf(store, first, cursor, options), none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`, ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+  return {
+    pages: pagesOf(store, first, cursor, options),
+    none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`,
+    ...(options.format === undefined ? {} : { format: options.format }),
+    notWritten: [],
+  };
 }
 
 /** The next page after the cursor, at most a page and at most what the limit leaves; the cursor moved past it. */
@@ -62,7 +67,12 @@ async function nextPage(store: PlantStore, options: ListOptions, cursor: Cursor)
 }
 
 /** The first page, then page after page until the list is over; the store closed at the end. */
-async function* pagesOf(store: PlantStore, first: NewPlant[], cursor: Cursor, options: ListOptions): AsyncIterable<NewPlant[]> {
+async function* pagesOf(
+  store: PlantStore,
+  first: NewPlant[],
+  cursor: Cursor,
+  options: ListOptions,
+): AsyncIterable<NewPlant[]> {
   try {
     if (first.length > 0) yield first;
     while (!cursor.done) {
