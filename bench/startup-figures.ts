@@ -78,8 +78,13 @@ export async function startupFigures(sizes: Sizes, nodes: readonly BenchNode[], 
         const name = `${command.name} (${node.label})`;
         const [ours, baseline, floor] = [times.ours, times.baseline, times.floor] as [number, number, number];
         const target = Number((floor / baseline + ABOVE_FLOOR).toFixed(2));
-        if (node.major === 24) figures.push(figure(command.id, name, 'ms', ours, baseline, { op: '<=', value: target, of: 'ratio' }, `guard: the floor + ${ABOVE_FLOOR}× node -e 0`, floor));
-        else figures.push(figure(command.id, name, 'ms', ours, baseline, null, `no guard on Node ${node.major}; Node 24's would be ≤ ${target}×`, floor));
+        const guard = { op: '<=', value: target, of: 'ratio' } as const;
+        if (node.major === 24) {
+          figures.push(figure(command.id, name, 'ms', ours, baseline, guard, `guard: the floor + ${ABOVE_FLOOR}× node -e 0`, floor));
+        } else {
+          const detail = `no guard on Node ${node.major}; Node 24's would be ≤ ${target}×`;
+          figures.push(figure(command.id, name, 'ms', ours, baseline, null, detail, floor));
+        }
       }
     }
   } finally {
