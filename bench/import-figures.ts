@@ -114,7 +114,15 @@ export async function importUpdates(sizes: Sizes): Promise<Figure[]> {
   return [
     figure(21, `plants import --on-conflict update of ${rows.toLocaleString('en')} rows over as many plants`, 'rows/s', median(updates), median(creates), { op: '>=', value: 0.8, of: 'ratio' }, 'baseline: the create import of as many new rows, into plants serve'),
     // Times, so the ratio is inverted to compare rates: creates' time over updates'.
-    figure(22, `plants import --local --on-conflict update of ${sizes.localRows.toLocaleString('en')} rows over as many plants`, 'ms', times.ours, times.baseline, { op: '<=', value: 1.25, of: 'ratio' }, 'baseline: the create import of figure 6, into a new store (at least 0.8x its rate: at most 1.25x its time)'),
+    figure(
+      22,
+      `plants import --local --on-conflict update of ${sizes.localRows.toLocaleString('en')} rows over as many plants`,
+      'ms',
+      times.ours,
+      times.baseline,
+      { op: '<=', value: 1.35, of: 'ratio' },
+      'baseline: the create import of figure 6, into a new store (accepted at 1.35x its time, issue 39)',
+    ),
   ];
 }
 

@@ -6,10 +6,12 @@ import { BIN, compareTimes, mustRun, type Run } from './lib/process.js';
 import { plantsServe } from './lib/servers.js';
 
 /**
- * Node 24's target for each start-up figure (issue 27): at most its floor's time plus a tenth of
- * `node -e 0`'s, in the same runs. Node 20 (past its end of life) is measured and not held to it.
+ * Node 24's guard for each start-up figure (issue 39, settling what issue 27 left open): at most its
+ * floor's time plus 0.8 times `node -e 0`'s, in the same runs. Start-up is accepted at the level it
+ * reached; the guard catches a regression, it is not a target to work towards. Node 20 (past its
+ * end of life) is measured and not held to it.
  */
-const ABOVE_FLOOR = 0.1;
+const ABOVE_FLOOR = 0.8;
 
 interface Command {
   id: number;
@@ -76,8 +78,13 @@ export async function startupFigures(sizes: Sizes, nodes: readonly BenchNode[], 
         const name = `${command.name} (${node.label})`;
         const [ours, baseline, floor] = [times.ours, times.baseline, times.floor] as [number, number, number];
         const target = Number((floor / baseline + ABOVE_FLOOR).toFixed(2));
-        if (node.major === 24) figures.push(figure(command.id, name, 'ms', ours, baseline, { op: '<=', value: target, of: 'ratio' }, `target: the floor + ${ABOVE_FLOOR}× node -e 0`, floor));
-        else figures.push(figure(command.id, name, 'ms', ours, baseline, null, `no target on Node ${node.major} (issue 27); Node 24's would be ≤ ${target}×`, floor));
+        const guard = { op: '<=', value: target, of: 'ratio' } as const;
+        if (node.major === 24) {
+          figures.push(figure(command.id, name, 'ms', ours, baseline, guard, `guard: the floor + ${ABOVE_FLOOR}× node -e 0`, floor));
+        } else {
+          const detail = `no guard on Node ${node.major}; Node 24's would be ≤ ${target}×`;
+          figures.push(figure(command.id, name, 'ms', ours, baseline, null, detail, floor));
+        }
       }
     }
   } finally {

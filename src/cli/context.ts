@@ -131,17 +131,4 @@ export interface Context {
    * (a terminal that closed tells it more than once). Returns a function that stops listening.
    */
   onStopSignal(listener: (signal: StopSignal) => void, again?: (signal: StopSignal) => void): () => void;
-  /**
-   * The Node this runs on: its own flags (process.execArgv), and, where Node can (process.execve:
-   * Node 22.15, 23.11, 24 and later), `runAgain`: this same command line run again in place, Node
-   * given `flags` before its own. The same process id and open files (standard input's unread
-   * input, the terminal), signals as at any start; never returns, but throws where it failed.
-   * Undefined in tests: the test runner is not to be replaced.
-   */
-  node?: NodeRun;
-}
-
-export interface NodeRun {
-  execArgv: readonly string[];
-  runAgain?: (flags: readonly string[]) => never;
 }

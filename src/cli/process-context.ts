@@ -2,7 +2,7 @@ import envPaths from 'env-paths';
 // Inlined by the bundler: no file to find or read at start-up. Its version only: the bundle holds
 // nothing else of the file (build.mjs).
 import packageJson from '../../package.json' with { type: 'json' };
-import type { Context, NodeRun, ProcessState, TextOutput } from './context.js';
+import type { Context, ProcessState, TextOutput } from './context.js';
 import { printable } from '../core/printable.js';
 import { NODE_FS } from '../fs/file-system.js';
 // On the start path (build.mjs): loaded with the program, as every plant command but a remote one opens a store.
@@ -107,16 +107,7 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       for (const signal of STOP_SIGNAL_NAMES) process.on(signal, stop);
       return stopListening;
     },
-    node: nodeRun(),
   };
-}
-
-/** Context.node, for this process. */
-function nodeRun(): NodeRun {
-  // Not in @types/node 20: Node 22.15, 23.11 and later have it.
-  const { execve } = process as { execve?: (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never };
-  if (typeof execve !== 'function') return { execArgv: process.execArgv };
-  return { execArgv: process.execArgv, runAgain: (flags) => execve.call(process, process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], process.env) };
 }
 
 /** Context.openFiles, for this process. */

@@ -1,8 +1,8 @@
 import type { PlantsError } from './errors.js';
-import { INT64_MAX, INT64_MIN } from './int64.js';
 import { parseJson } from './json.js';
-import { isValidText, LIMITS } from './fields.js';
+import { LIMITS } from './fields.js';
 import { checkNewPlant, invalidPlant } from './new-plant.js';
+import { plainPlant, validPlant } from './plain-line.js';
 import type { NewPlant } from './schemas.js';
 
 /**
@@ -16,29 +16,20 @@ export function encodePlant(plant: NewPlant): string {
 
 const CANONICAL_START = /^\{"id":(-?[0-9]+),"name":"/;
 
-// A canonical line whose strings hold no escape: its text is its value, character for character.
-// The id has no leading zero, no plus, no "-0", as the encoder writes it. No raw control character
-// either: JSON allows none in a string (the encoder escapes them), so such a line is not JSON.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const PLAIN_LINE = /^\{"id":(0|-?[1-9][0-9]*),"name":"([^"\\\u0000-\u001f]*)"(?:,"tag":"([^"\\\u0000-\u001f]*)")?\}$/;
-// The encoder escapes a lone surrogate, so a line holding one raw is not canonical.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
  * The plant of a line in canonical form, read fast and exactly: the NewPlant rules checked
  * directly (isValidText, the int64 bounds), and only a line the encoder would write accepted, so
- * it cannot mean anything else. A line without escapes is taken apart by one regular expression;
+ * it cannot mean anything else. A line without escapes is taken apart where it stands (plainPlant);
  * any other goes through the native JSON.parse and must re-encode to itself. Undefined for any
  * other line, valid or not: the caller then reads it with the lossless parser and the schema,
  * which also say precisely what is wrong.
  */
 export function canonicalPlant(line: string): NewPlant | undefined {
-  const plain = PLAIN_LINE.exec(line);
-  if (plain !== null && !LONE_SURROGATE.test(line)) {
-    // Indexed, not destructured: on a store's thousand lines read by cold code, destructuring
-    // (the iterator protocol, in V8's interpreter) was a measurable part of a create --local.
-    return valid(BigInt(plain[1] as string), plain[2] as string, plain[3]);
-  }
+  return plainPlant(line, 0, line.length) ?? escapedPlant(line);
+}
+
+/** A canonical line with an escape in a string: JSON.parse, then the line must be the plant's encoding. */
+function escapedPlant(line: string): NewPlant | undefined {
   const start = CANONICAL_START.exec(line);
   if (start === null) return undefined;
   let parsed: { name?: unknown; tag?: unknown };
@@ -47,7 +38,7 @@ export function canonicalPlant(line: string): NewPlant | undefined {
   } catch {
     return undefined;
   }
-  const plant = valid(BigInt(start[1] as string), parsed.name, parsed.tag);
+  const plant = validPlant(BigInt(start[1] as string), parsed.name, parsed.tag);
   return plant !== undefined && encodePlant(plant) === line ? plant : undefined;
 }
 
@@ -55,10 +46,11 @@ const NEXT_PLANT = '},{"id":';
 
 /**
  * The plants of a page as the service writes it, `[` and canonical lines joined by `,` and `]`,
- * read fast and exactly: each line by canonicalPlant. A line is cut where `},{"id":` is: in a
- * canonical line `{"` is only its start (a quote in a string is always escaped), and whatever
- * the cut, lines that are each canonical, joined so, are that array of those plants. Undefined
- * for any other text, valid or not: the caller reads it with the lossless parser and the schema.
+ * read fast and exactly: each line as canonicalPlant reads it, in place. A line is cut where
+ * `},{"id":` is: in a canonical line `{"` is only its start (a quote in a string is always
+ * escaped), and whatever the cut, lines that are each canonical, joined so, are that array of
+ * those plants. Undefined for any other text, valid or not: the caller reads it with the lossless
+ * parser and the schema.
  */
 export function canonicalPage(text: string): NewPlant[] | undefined {
   if (text === '[]') return [];
@@ -66,7 +58,8 @@ export function canonicalPage(text: string): NewPlant[] | undefined {
   const plants: NewPlant[] = [];
   for (let from = 1; ; ) {
     const cut = text.indexOf(NEXT_PLANT, from);
-    const plant = canonicalPlant(text.slice(from, cut === -1 ? -1 : cut + 1));
+    const to = cut === -1 ? text.length - 1 : cut + 1;
+    const plant = plainPlant(text, from, to) ?? escapedPlant(text.slice(from, to));
     if (plant === undefined) return undefined;
     plants.push(plant);
     if (cut === -1) return plants;
@@ -126,11 +119,6 @@ function plainText(bytes: Uint8Array, at: number, to: number): number {
     if (byte < 0x20 || byte > 0x7f || byte === 0x5c) return -1;
   }
   return -1;
-}
-
-function valid(id: bigint, name: unknown, tag: unknown): NewPlant | undefined {
-  if (id < INT64_MIN || id > INT64_MAX || !isValidText(name) || (tag !== undefined && !isValidText(tag))) return undefined;
-  return tag === undefined ? { id, name } : { id, name, tag };
 }
 
 /**

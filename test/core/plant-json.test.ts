@@ -70,10 +70,32 @@ describe('the canonical plant line', () => {
     '{"id":1,"name":"\ud800"}',
     '{"id":1,"name":"a\u0007"}',
     '{"id":1,"name":"a\tb"}',
+    '{"id":1,"name":"a"',
+    '{"id":1,"name":"a"}}',
+    '{"id":,"name":"a"}',
+    '{"id":-,"name":"a"}',
+    '{"id":1e3,"name":"a"}',
+    '{"id":1,"name":"a","tag":"b"',
+    '{"id":1,"name":"a","tag":"b"} ',
+    '{"id":1,"name":"a\ud800"}',
+    '{"id":1,"name":"\udc00\ud800"}',
+    '{"id":1,"name":"\ud800\ue000"}',
+    '{"id":9223372036854775808,"name":"a"}',
   ])('declines %s, which is not in canonical form', (line) => {
     expect(canonicalPlant(line)).toBeUndefined();
     const bytes = Buffer.from(line);
     expect(plainLineId(bytes, 0, bytes.length)).toBeUndefined();
+  });
+  it.each([
+    '{"id":0,"name":""}',
+    '{"id":-1,"name":"a","tag":""}',
+    '{"id":999999999999999,"name":"fifteen digits"}',
+    '{"id":-9999999999999999,"name":"sixteen"}',
+    '{"id":-9223372036854775808,"name":"min","tag":"int64"}',
+    '{"id":7,"name":"\ud83c\udf31 fern","tag":"é"}',
+    '{"id":7,"name":"~\u007f"}',
+  ])('reads %s, in canonical form, exactly as the schema does', (line) => {
+    expect(canonicalPlant(line)).toEqual(bySchema(line));
   });
 });
 

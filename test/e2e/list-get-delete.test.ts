@@ -219,7 +219,7 @@ describe('plants list', () => {
   it('--json that fails part way reports on stderr, never a second document on stdout', async () => {
     const fake = await fakeService();
     fakes.push(fake);
-    // Pages of plants up to id 10,000, then the store is away: past the ten pages a list may read before it writes.
+    // Ten pages of plants, up to id 10,000, then the store is away: the pages before are written as read.
     fake.answer((request) => {
       const after = Number(new URL(request.url, 'http://x').searchParams.get('after') ?? 0);
       if (after >= 10_000) return { status: 503, body: '{"error":1009,"message":"the store is away"}' };

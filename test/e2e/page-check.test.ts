@@ -22,7 +22,7 @@ async function listAgainst(body: (url: URL) => string, args: string[] = []) {
 
 describe('plants list holds each page to the order it asked for (issue 29)', () => {
   it('stops at a page that ignores after, instead of printing the first page for ever (exit 4)', async () => {
-    // Ten pages as asked (what a list reads before it writes), then the first again and again.
+    // Ten pages as asked, then the first again and again.
     const result = await listAgainst((url) => {
       const after = Number(url.searchParams.get('after') ?? 0);
       return page(range(after < 10_000 ? after + 1 : 1, 1000));

@@ -1,4 +1,4 @@
-import { encodePlant } from '../../../core/plant-json.js';
+import { encodePlants } from '../../../core/encode-plants.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import { csvField } from '../../../import/csv-text.js';
@@ -27,7 +27,9 @@ export interface ListResult {
  */
 export async function renderHuman(result: ListResult, io: IOStreams): Promise<void> {
   if (result.format === 'ndjson') {
-    for await (const page of result.pages) if (!(await writeInTurn(io.stdout, `${page.map(encodePlant).join('\n')}\n`))) return;
+    for await (const page of result.pages) {
+      if (!(await writeInTurn(io.stdout, encodePlants(page, '', '\n', '\n')))) return;
+    }
     return;
   }
   if (result.format === 'csv') return writeCsv(result, io);
@@ -91,7 +93,8 @@ export async function renderJson(result: ListResult, io: IOStreams): Promise<voi
   let count = 0;
   try {
     for await (const page of result.pages) {
-      if (!(await writeInTurn(io.stdout, `${count === 0 ? '[' : ','}\n  ${page.map(encodePlant).join(',\n  ')}`))) return;
+      const text = encodePlants(page, `${count === 0 ? '[' : ','}\n  `, ',\n  ', '');
+      if (!(await writeInTurn(io.stdout, text))) return;
       count += page.length;
     }
   } catch (error) {

@@ -5,7 +5,6 @@ import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import type { Target } from '../../target-flags.js';
 import { openTargetStore } from '../../target-store.js';
-import { boundYoungGeneration, wouldRunAgain } from '../../young-generation.js';
 import { exitCode, renderHuman, renderJson, type ListFormat, type ListResult } from './render.js';
 
 export interface ListOptions {
@@ -32,16 +31,6 @@ export const implementation = {
 /** Plants are read a page of this many at a time (the most a service page holds). */
 const PAGE = 1_000;
 
-/**
- * Pages a remote list reads before it writes any, where it would run again to bound V8's young
- * generation (see run). A list that is longer runs again: a long list allocates as fast as an
- * import, page after page, and on Node 24 its young generation grows with it. Reading the first
- * pages again costs it one more start; a list of up to this many pages (most in a shell loop)
- * pays nothing. Held pages are old by the time they are written: a list that runs bounded
- * already, or cannot run again, holds none.
- */
-const HELD_PAGES = 10;
-
 /** Where a list is: the last id read, how many plants the limit leaves, and whether it is over. */
 interface Cursor {
   after: bigint | undefined;
@@ -53,18 +42,21 @@ async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
   const cursor: Cursor = { after: options.after === undefined ? undefined : idFlag('list', '--after', options.after), left: options.limit ?? Infinity, done: false };
   const filtered = cursor.after !== undefined || options.tag !== undefined;
   const { store, where } = await openTargetStore(options.target, ctx);
-  const held: NewPlant[][] = [];
-  const holding = !options.target.local && wouldRunAgain(ctx) ? HELD_PAGES : 1;
+  // The first page is read before anything is written: a list that fails at once writes nothing
+  // but its error (one JSON document with --json, no CSV header).
+  let first: NewPlant[];
   try {
-    do held.push(await nextPage(store, options, cursor));
-    while (!cursor.done && held.length < holding);
+    first = await nextPage(store, options, cursor);
   } catch (error) {
     await store.close();
     throw error;
   }
-  // Before anything is written: what runs again asks for the held pages again, which a read may.
-  if (!options.target.local && !cursor.done) boundYoungGeneration(ctx, undefined);
-  return { pages: pagesOf(store, held, cursor, options), none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`, ...(options.format === undefined ? {} : { format: options.format }), notWritten: [] };
+  return {
+    pages: pagesOf(store, first, cursor, options),
+    none: filtered ? `no plants match in ${where}` : `no plants yet in ${where}`,
+    ...(options.format === undefined ? {} : { format: options.format }),
+    notWritten: [],
+  };
 }
 
 /** The next page after the cursor, at most a page and at most what the limit leaves; the cursor moved past it. */
@@ -77,10 +69,15 @@ async function nextPage(store: PlantStore, options: ListOptions, cursor: Cursor)
   return page;
 }
 
-/** The held pages, then page after page until the list is over; the store closed at the end. */
-async function* pagesOf(store: PlantStore, held: NewPlant[][], cursor: Cursor, options: ListOptions): AsyncIterable<NewPlant[]> {
+/** The first page, then page after page until the list is over; the store closed at the end. */
+async function* pagesOf(
+  store: PlantStore,
+  first: NewPlant[],
+  cursor: Cursor,
+  options: ListOptions,
+): AsyncIterable<NewPlant[]> {
   try {
-    for (let page = held.shift(); page !== undefined; page = held.shift()) if (page.length > 0) yield page;
+    if (first.length > 0) yield first;
     while (!cursor.done) {
       const page = await nextPage(store, options, cursor);
       if (page.length > 0) yield page;
