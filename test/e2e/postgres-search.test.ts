@@ -58,12 +58,15 @@ describe('the PostgreSQL store: name search, schema version 2', () => {
     const marked = `SELECT obj_description('${schema}.plants'::regclass, 'pg_class') AS mark`;
     const [table] = await db.query<{ mark: string }>(marked);
     expect(table?.mark).toBe('plants store, schema version 2');
-    const named = 'SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2';
-    const indexes = await db.query<{ indexdef: string }>(named, [schema, 'plants_name_trgm']);
+    const named = 'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE $2 ORDER BY 1';
+    const indexes = await db.query<{ indexname: string; indexdef: string }>(named, [schema, 'plants_%']);
+    const names = ['plants_name_trgm', 'plants_pkey', 'plants_stored_as_json', 'plants_tag_id'];
+    expect(indexes.map((index) => index.indexname)).toEqual(names);
     expect(indexes[0]?.indexdef).toMatch(/USING gin \(name \S*gin_trgm_ops\)/);
+    expect(indexes[2]?.indexdef).toMatch(/\(id\) WHERE starts_with\(name, '\ufdd0'::text\)$/);
   });
 
-  it('searches by the trigram index where the planner takes it: the regular expression is one it serves', async () => {
+  it('searches by the indexes the planner may take: one of trigrams, one of the names stored as JSON', async () => {
     const { url, schema } = await freshSchema();
     const { store } = await opened(url);
     await store.close();
@@ -77,7 +80,9 @@ describe('the PostgreSQL store: name search, schema version 2', () => {
       await client.query('SET enable_seqscan = off');
       const explained = `EXPLAIN SELECT id FROM plants WHERE ${condition}`;
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(explained, values);
-      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on plants_name_trgm/);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Bitmap Index Scan on plants_name_trgm/);
+      expect(plan).toMatch(/Bitmap Index Scan on plants_stored_as_json/);
     } finally {
       await client.end();
     }

@@ -1,12 +1,12 @@
 import type { PoolClient } from 'pg';
 import { PlantsError } from '../../core/errors.js';
-import { makeNameIndex, nameIndexNote } from './postgres-name-index.js';
+import { makeNameIndexes, nameIndexNote } from './postgres-name-index.js';
 
 /**
  * The table the PostgreSQL store keeps plants in, and the mark that says it is ours. The comment
  * on the table carries the schema version: a later plants that changes the table migrates from the
  * version it finds, and this one refuses a table marked with a version it does not know.
- * Version 2 adds the trigram index of names (postgres-name-index.ts), where it can be made.
+ * Version 2 adds the indexes of a name search (postgres-name-index.ts), where they can be made.
  */
 export const SCHEMA_VERSION = 2;
 const MARK = `plants store, schema version ${SCHEMA_VERSION}`;
@@ -28,9 +28,9 @@ const SCHEMA_LOCK = 7_262_011_950_813_425_151n;
  * Makes sure the database has our table: creates it if there is no `plants` table (on the
  * connection's search_path), checks it if there is one, and migrates one of version 1. A table
  * of the same name that is not ours, or of a newer schema, is refused with `store_corrupt` and
- * left untouched. Returns a note for the log where name search reads the whole table.
+ * left untouched. Returns the notes for the log: where name search reads the whole table.
  */
-export async function ensureSchema(client: PoolClient, where: string): Promise<string | undefined> {
+export async function ensureSchema(client: PoolClient, where: string): Promise<string[]> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK.toString()]);
@@ -41,17 +41,17 @@ export async function ensureSchema(client: PoolClient, where: string): Promise<s
                  FROM pg_attribute WHERE attrelid = to_regclass('plants') AND attnum > 0 AND NOT attisdropped) AS columns`,
     );
     const table = rows[0];
-    let note: string | undefined;
+    let notes: string[];
     const version = table?.found === true ? checkOurs(table.mark, table.columns, where) : undefined;
-    if (version === SCHEMA_VERSION) note = await nameIndexNote(client);
+    if (version === SCHEMA_VERSION) notes = [await nameIndexNote(client)].filter((note) => note !== undefined);
     else {
       if (version === undefined) for (const statement of CREATE) await client.query(statement);
-      // Version 1 to 2: the index of names, which changes nothing plants of version 1 reads or writes.
-      note = await makeNameIndex(client);
+      // Version 1 to 2: the indexes of a search, which change nothing plants of version 1 reads or writes.
+      notes = await makeNameIndexes(client);
       await client.query(`COMMENT ON TABLE plants IS '${MARK}'`);
     }
     await client.query('COMMIT');
-    return note;
+    return notes;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

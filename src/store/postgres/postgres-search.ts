@@ -1,4 +1,5 @@
 import { caseClassOf } from '../../core/name-search.js';
+import { STORED_AS_JSON } from './postgres-name-index.js';
 import { MARKER } from './postgres-text.js';
 
 /**
@@ -21,14 +22,20 @@ export function searchCondition(search: string, param: (value: string) => string
   const characters = [...search];
   // A name that holds the text has at least as many code points (folding maps one to one), and
   // so has its literal: a long text is matched against long names only, a regular expression of
-  // a thousand brackets being costly on each row.
-  const longEnough = `char_length(name) >= ${characters.length}`;
+  // hundreds of brackets being costly on each row. Not for a short one: the planner, which cannot
+  // tell how many names are long enough, would take a third of them, and count on too few matches.
+  const longEnough = characters.length > LONG_TEXT ? `char_length(name) >= ${characters.length} AND ` : '';
+  // The names stored as JSON: found by their partial index, then matched (as a function, which no
+  // trigram index serves: pg_trgm cannot read this expression, and would read every entry for it).
   const literal = `^${escaped(MARKER)}\\u0022${JSON_CHARACTER}*${characters.map(inLiteral).join('')}`;
-  const asStored = `name ~ ${param(literal)}`;
-  if (characters.some(isNotText)) return `(${longEnough} AND ${asStored})`;
-  const asGiven = `NOT starts_with(name, ${param(MARKER)}) AND name ~ ${param(characters.map(anyCase).join(''))}`;
-  return `(${longEnough} AND ((${asGiven}) OR ${asStored}))`;
+  const asStored = `${STORED_AS_JSON} AND textregexeq(name, ${param(literal)})`;
+  if (characters.some(isNotText)) return `(${longEnough}${asStored})`;
+  const asGiven = `NOT ${STORED_AS_JSON} AND name ~ ${param(characters.map(anyCase).join(''))}`;
+  return `(${longEnough}((${asGiven}) OR (${asStored})))`;
 }
+
+/** Code points past which a text is matched only against names at least as long. */
+const LONG_TEXT = 32;
 
 /** What a JSON string literal writes for one code point, from its start: a character, or an escape. */
 const JSON_CHARACTER = `(?:[^\\u005c]|\\u005cu[0123456789abcdef]{4}|\\u005c[^u])`;

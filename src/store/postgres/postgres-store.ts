@@ -81,8 +81,8 @@ export class PostgresStore implements PlantStore {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const store = new PostgresStore(pool, maskedDatabaseUrl(url));
     try {
-      const note = await store.withClient('none', (client) => ensureSchema(client, store.where));
-      if (note !== undefined) options.onNote?.(note);
+      const notes = await store.withClient('none', (client) => ensureSchema(client, store.where));
+      for (const note of notes) options.onNote?.(note);
     } catch (error) {
       await pool.end();
       throw error;
