@@ -80,8 +80,8 @@ export function fieldListsJoined(command: CommandSpec, argv: readonly string[]):
   for (const [key, flag] of Object.entries(command.flags)) {
     if (flag.kind === 'fields') fieldFlags.set(flagName(key), flag.fields);
   }
-  const noArgument = command.arguments.length === 0;
   if (fieldFlags.size === 0) return [...argv];
+  const noArgument = command.arguments.length === 0;
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
   const kept: string[] = [];
