@@ -6,7 +6,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['build.mjs', 'build-start-path.mjs', 'bin/**/*.cjs', 'bench/**/*.{mjs,cjs}', 'test/**/*.{mjs,cjs}'],
+    files: ['build.mjs', 'build-start-path.mjs', 'build-case-classes.mjs', 'bin/**/*.cjs', 'bench/**/*.{mjs,cjs}', 'test/**/*.{mjs,cjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', require: 'readonly' } },
   },
   // CommonJS files: the executable, and preloads for measured processes (node --require).

@@ -6,13 +6,14 @@ import { cpus, totalmem } from 'node:os';
 import { importLocal, importUpdates, importVsPool, importVsShellLoop } from './import-figures.js';
 import { FULL, QUICK, type Figure } from './lib/figure.js';
 import { buildFloors } from './lib/floors.js';
-import { benchNodes } from './lib/nodes.js';
+import { benchNodes, type BenchNode } from './lib/nodes.js';
 import { ROOT } from './lib/process.js';
 import { importMemory, listMemory } from './memory-figures.js';
 import { testServer } from '../test/helpers/postgres-server.js';
 import { pgbenchMissing, postgresThroughput } from './postgres-figures.js';
 import { adminPortCost, serveThroughput } from './serve-figures.js';
 import { startupFigures } from './startup-figures.js';
+import { searchFigures } from './search-figures.js';
 import { storeSizeFigures } from './store-size-figures.js';
 
 const quick = process.argv.includes('--quick');
@@ -81,6 +82,7 @@ for (const node of nodes.filter((each) => each.path !== process.execPath)) {
   });
 }
 await measure("the cost of a store's size (figures 12-16)", () => storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]));
+await measure('name search and count (figures 23-28)', () => searchFigures(sizes, nodes[0] as BenchNode, quick));
 await postgres.stop();
 
 const number = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1));

@@ -91,7 +91,20 @@ export interface BooleanFlag extends FlagBase {
   kind: 'boolean';
 }
 
-export type FlagSpec = StringFlag | StringsFlag | BooleanFlag;
+/**
+ * A flag given alone or with a list of fields, as gh's `--json`: `--json` (everything), `--json
+ * id,name` or `--json=id,name` (only those). Alone, it takes no word after it that is no list of
+ * fields (flag-values.ts: `plants get --json 3` gets plant 3).
+ */
+export interface FieldsFlag extends FlagBase {
+  kind: 'fields';
+  /** How its value is shown in help: `[fields]`. */
+  value: string;
+  /** The fields it takes, in the order a document writes them. */
+  fields: readonly string[];
+}
+
+export type FlagSpec = StringFlag | StringsFlag | BooleanFlag | FieldsFlag;
 
 /** A command's flags by the name of their options: `baseUrl` is `--base-url`. */
 export type Flags = Readonly<Record<string, FlagSpec>>;
@@ -99,15 +112,20 @@ export type Flags = Readonly<Record<string, FlagSpec>>;
 /** The value of a flag as its declaration says: one of its choices, always there with a default or when required. */
 type FlagValue<F extends FlagSpec> = F extends BooleanFlag
   ? boolean
-  : F extends StringsFlag
-    ? string[]
-    : F extends { choices: readonly (infer Choice extends string)[] }
-      ? F extends { default: string } | { required: true }
-        ? Choice
-        : Choice | undefined
-      : F extends { default: string } | { required: true }
-        ? string
-        : string | undefined;
+  : F extends FieldsFlag
+    ? FieldsValue<F['fields'][number]>
+    : F extends StringsFlag
+      ? string[]
+      : F extends { choices: readonly (infer Choice extends string)[] }
+        ? F extends { default: string } | { required: true }
+          ? Choice
+          : Choice | undefined
+        : F extends { default: string } | { required: true }
+          ? string
+          : string | undefined;
+
+/** A fields flag: not given (false), given alone (true), or the fields named, in their declared order. */
+export type FieldsValue<Field extends string> = boolean | readonly Field[];
 
 export type FlagValues<F extends Flags> = { readonly [K in keyof F]: FlagValue<F[K]> };
 
@@ -176,6 +194,9 @@ function declaredInput<F extends Flags, A extends readonly ArgumentSpec[]>(comma
     const value = input.flags[key] ?? (negates !== undefined && input.flags[negates] === false ? true : undefined);
     if (value !== undefined && value !== false) given.add(key);
     if (flag.kind === 'boolean') values[key] = value === true;
+    // A fields flag: true given alone, its fields given with a list (--json id,name).
+    else if (flag.kind === 'fields' && typeof value === 'string') values[key] = fieldsOf(command, key, flag, value);
+    else if (flag.kind === 'fields') values[key] = value === true;
     else if (flag.kind === 'strings') values[key] = Array.isArray(value) ? value : [];
     else values[key] = stringValue(command, key, flag, value);
   }
@@ -200,6 +221,18 @@ function stringValue(command: string, key: string, flag: StringFlag, value: unkn
   return value;
 }
 
+/** The fields a list names (`name,id`), in their declared order, each once; one that is none, a usage error. */
+function fieldsOf(command: string, key: string, flag: FieldsFlag, value: string): readonly string[] {
+  const named = value.split(',');
+  const unknown = named.find((field) => !flag.fields.includes(field));
+  if (unknown !== undefined) {
+    const what = unknown === '' ? 'an empty field name' : `unknown field ${JSON.stringify(unknown)}`;
+    const fields = `the fields are ${flag.fields.join(', ')} (comma-separated)`;
+    throw usageError(command, `${flagName(key)}: ${what}; ${fields}, or ${flagName(key)} alone for the whole document`);
+  }
+  return flag.fields.filter((field) => named.includes(field));
+}
+
 /** `fail or skip`; `one of ndjson, csv, json`. */
 function oneOf(choices: readonly string[]): string {
   return choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`;
@@ -216,6 +249,26 @@ export interface OutputOptions {
 }
 
 export const JSON_FLAG = { kind: 'boolean', description: 'print the outcome, or the failure, as one JSON document on stdout' } as const satisfies BooleanFlag;
+
+/** --json of a command whose document is a plant, plants, or of these fields: with fields, only those. */
+export function jsonFieldsFlag<const Field extends string>(fields: readonly Field[], what = 'the plants') {
+  return {
+    kind: 'fields',
+    value: '[fields]',
+    fields,
+    description: `${JSON_FLAG.description}; with fields (${fields.join(',')}), only those of ${what}`,
+  } as const satisfies FieldsFlag;
+}
+
+/** What a fields flag's value asks for: JSON or not, and the fields where it names some. */
+export interface JsonOutput<Field extends string> {
+  json: boolean;
+  fields?: readonly Field[];
+}
+
+export function jsonOutput<Field extends string>(value: FieldsValue<Field>): JsonOutput<Field> {
+  return typeof value === 'boolean' ? { json: value } : { json: true, fields: value };
+}
 
 /** A usage error, with a hint to the help of the command. */
 export function usageError(command: string, message: string): PlantsError {

@@ -70,6 +70,8 @@ function defineCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand)
 function option(command: string, key: string, flag: FlagSpec): Option {
   const name = flagName(key);
   if (flag.kind === 'boolean') return new Option(name, flag.description);
+  // `[fields]`: an optional value; flag-values.ts's fieldListsJoined decides which word is one.
+  if (flag.kind === 'fields') return new Option(`${name} ${flag.value}`, flag.description);
   const made = new Option(`${name} ${flag.value}`, flag.description);
   if (flag.kind === 'strings') return made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   // Commander keeps the last of a flag given twice: which one the user meant is not known.

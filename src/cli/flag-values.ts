@@ -33,7 +33,8 @@ export function refuseFlagsAsValues(flags: Flags, argv: readonly string[]): void
   const names = new Set(EVERY_COMMAND);
   for (const [key, flag] of Object.entries(flags)) {
     names.add(flagName(key));
-    if (flag.kind !== 'boolean') takesValue.add(flagName(key));
+    // A fields flag takes its value only where one follows it (fieldListsJoined): `--json --local` is two flags.
+    if (flag.kind === 'string' || flag.kind === 'strings') takesValue.add(flagName(key));
   }
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
@@ -61,6 +62,52 @@ export function refuseContradictions(flags: Flags, argv: readonly string[]): voi
     if (base === undefined || !(base in flags)) continue;
     if (words.includes(flagName(key)) && words.includes(flagName(base))) {
       throw new PlantsError('usage', `${flagName(base)} and ${flagName(key)} cannot be used together`, { hint: 'give one of the two' });
+    }
+  }
+}
+
+/**
+ * The command line as commander is to read it, where a flag takes fields (`--json`): the word
+ * after it is its value where it is a list of fields (`id`, `name,tag`), has a comma in it (a list
+ * with a mistake, refused naming the fields), or the command takes no argument it could be. Any
+ * other word is left to what follows: `plants get --json 3` gets plant 3, as it did before --json
+ * took fields. Commander takes any word that is no flag as the value of a flag whose value is
+ * optional: such a flag, given alone, is moved after the words (before `--`), where there is
+ * none. `--json=id,name` is always the fields.
+ */
+export function fieldListsJoined(command: CommandSpec, argv: readonly string[]): string[] {
+  const fieldFlags = new Map<string, readonly string[]>();
+  for (const [key, flag] of Object.entries(command.flags)) {
+    if (flag.kind === 'fields') fieldFlags.set(flagName(key), flag.fields);
+  }
+  if (fieldFlags.size === 0) return [...argv];
+  const noArgument = command.arguments.length === 0;
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  const kept: string[] = [];
+  const alone: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as string;
+    const next = words[i + 1];
+    const fields = fieldFlags.get(word);
+    // As commander tells a flag: `-` alone is a word (standard input), not a flag.
+    if (fields === undefined || next === undefined || (next.length > 1 && next.startsWith('-'))) kept.push(word);
+    else if (noArgument || next.includes(',') || fields.includes(next)) {
+      kept.push(`${word}=${next}`);
+      i += 1;
+    } else alone.push(word);
+  }
+  refuseFieldsTwice([...kept, ...alone], [...fieldFlags.keys()]);
+  return [...kept, ...alone, ...(end === -1 ? [] : argv.slice(end))];
+}
+
+/** A fields flag given twice, once with fields (`--json id --json`): which the user meant is not known. */
+function refuseFieldsTwice(words: readonly string[], names: readonly string[]): void {
+  for (const name of names) {
+    const given = words.filter((word) => word === name || word.startsWith(`${name}=`));
+    if (given.length > 1 && given.some((word) => word !== name)) {
+      const message = `${name} was given more than once: give it once, with its fields or alone`;
+      throw new PlantsError('usage', message, { hint: `for example ${name}=id,name` });
     }
   }
 }

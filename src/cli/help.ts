@@ -107,7 +107,7 @@ export function flagRows(flags: readonly (readonly [string, FlagSpec])[]): [stri
 function flagText(flag: FlagSpec): string {
   const notes: string[] = [];
   if (flag.kind === 'strings') notes.push('repeatable');
-  if (flag.kind !== 'boolean') {
+  if (flag.kind === 'string' || flag.kind === 'strings') {
     const from = flag.kind === 'string' && flag.default !== undefined ? flag.default : flag.defaultFrom;
     if (from !== undefined) notes.push(`default: ${from}`);
   }

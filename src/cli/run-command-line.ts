@@ -6,7 +6,7 @@ import type { Context } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { FailedMidDocument } from './failed-mid-document.js';
 import { exitCodeOnceWritten } from './output-failure.js';
-import { commandOf, namedEntry, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
+import { commandOf, fieldListsJoined, namedEntry, refuseContradictions, refuseFlagsAsValues } from './flag-values.js';
 import { COMMAND_SECTIONS, COMMANDS } from './program.js';
 import type { CommandSection } from './help.js';
 import { reportError } from './report-error.js';
@@ -38,7 +38,8 @@ async function runCommand(argv: readonly string[], ctx: Context): Promise<number
       refuseFlagsAsValues(named.flags, argv);
       refuseContradictions(named.flags, argv);
     }
-    await buildProgram(sectionsFor(named), ctx, onCommand).parseAsync([...argv], { from: 'user' });
+    const words = named === undefined ? [...argv] : fieldListsJoined(named, argv);
+    await buildProgram(sectionsFor(named), ctx, onCommand).parseAsync(words, { from: 'user' });
     return exitCode;
   } catch (error) {
     // Commander "fails" with exit code 0 after printing help or the version, and with
@@ -81,8 +82,8 @@ function asUsageError(error: unknown, argv: readonly string[]): unknown {
   return new PlantsError('usage', message, { hint: `see plants ${command ? `${command} ` : ''}--help` });
 }
 
-/** Whether the user asked for JSON; read from argv so that even a usage error can honour it. */
+/** Whether the user asked for JSON (`--json`, `--json=id`); read from argv so that even a usage error can honour it. */
 export function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+  return (end === -1 ? argv : argv.slice(0, end)).some((word) => word === '--json' || word.startsWith('--json='));
 }

@@ -50,6 +50,17 @@ export function readPageAnswer(answer: RawAnswer): NewPlant[] {
   });
 }
 
+/** GET /plants/count: the count of a 200, `{"count": N}`, N a whole number from 0 (the most a double holds exactly). */
+export function readCountAnswer(answer: RawAnswer): number {
+  if (answer.status !== 200) throw failureOf(answer, 'the request', 'read', { extension: 'GET /plants/count' });
+  const body = tryParse(answer.text, JSON.parse) as { count?: unknown } | undefined;
+  const count = typeof body === 'object' && body !== null ? body.count : undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
+    throw outsideContract(answer.status, answer.text, 'the body is not {"count": N}, N a whole number from 0');
+  }
+  return count;
+}
+
 /** PUT /plants/{id}: created for a 201; updated, or unchanged as Plants-Outcome says, for a 200; mismatch for a 412. */
 export function readPutAnswer(answer: RawAnswer): PutOutcome {
   if (answer.status === 201 || answer.status === 200) {

@@ -1,5 +1,5 @@
 import type { NewPlant, Plant } from '../core/schemas.js';
-import type { DeleteOutcome, Expectation, ListQuery, Patch, PatchOutcome, Put, PutOutcome } from '../core/store.js';
+import type { DeleteOutcome, Expectation, ListQuery, Patch, PatchOutcome, PlantFilter, Put, PutOutcome } from '../core/store.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface PlantsClientOptions {
@@ -36,7 +36,10 @@ export interface PlantsClient {
   createPlant(plant: NewPlant): Promise<Plant>;
   /** Undefined for no such plant (404). */
   getPlant(id: bigint): Promise<NewPlant | undefined>;
+  /** GET /plants: a page, checked against what was asked (page-check.ts). */
   listPlants(query: ListQuery): Promise<NewPlant[]>;
+  /** GET /plants/count: how many plants match, a whole number from 0. */
+  countPlants(filter: PlantFilter): Promise<number>;
   /** PUT /plants/{id}: the plant created or replaced, held to its precondition. */
   putPlant(put: Put): Promise<PutOutcome>;
   /** PATCH /plants/{id}, a JSON Merge Patch: the fields given changed, held to its precondition. */

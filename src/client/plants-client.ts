@@ -1,6 +1,8 @@
 import { encodePlant } from '../core/plant-json.js';
 import { PlantsError } from '../core/errors.js';
+import type { PlantFilter } from '../core/store.js';
 import {
+  readCountAnswer,
   readCreateAnswer,
   readDeleteAnswer,
   readPageAnswer,
@@ -69,12 +71,17 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
     createPlant: async (plant) => readCreateAnswer(await send('POST', '/plants', encodePlant(plant))),
     getPlant: async (id) => readPlantAnswer(await send('GET', `/plants/${id}`), id),
     listPlants: async (asked) => {
-      const { after, limit, tag } = asked;
+      const { after, limit, search } = asked;
       const query = new URLSearchParams({ limit: String(limit) });
       if (after !== undefined) query.set('after', String(after));
-      if (tag !== undefined) query.set('tag', tag);
+      for (const [key, value] of filterQuery(asked)) query.set(key, value);
       const request = `/plants?${query}`;
-      return [...checkPage(readPageAnswer(await send('GET', request)), asked, request)];
+      const named = search === undefined ? undefined : (await import('../core/name-search.js')).nameMatcher(search);
+      return [...checkPage(readPageAnswer(await send('GET', request)), asked, request, named)];
+    },
+    countPlants: async (filter) => {
+      const query = filterQuery(filter).toString();
+      return readCountAnswer(await send('GET', `/plants/count${query === '' ? '' : `?${query}`}`));
     },
     putPlant: async ({ plant, expect }) => {
       const { name, tag } = plant;
@@ -86,6 +93,14 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
     checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}', undefined, 'the token was not checked')),
     close: () => transport.close(),
   };
+}
+
+/** The query parameters of a filter: `tag`, `search`. */
+function filterQuery({ tag, search }: PlantFilter): URLSearchParams {
+  const query = new URLSearchParams();
+  if (tag !== undefined) query.set('tag', tag);
+  if (search !== undefined) query.set('search', search);
+  return query;
 }
 
 /**

@@ -1,11 +1,24 @@
 import { isPlantsError } from '../core/errors.js';
 import type { NewPlant } from '../core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
+import { filterTest } from '../core/plant-filter.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../core/store.js';
 import type { PlantsClient } from './client-options.js';
 
 /** A UTF-16 code unit that is half of a pair, alone: no UTF-8 (and so no URL) can carry it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** Plants read a page at a time where a tag must be filtered here: the most a service's page holds. */
+/** Plants read a page at a time where a filter must be applied here: the most a service's page holds. */
 const UNFILTERED_PAGE = 1_000;
 
 /**
@@ -56,21 +69,41 @@ export class RemoteStore implements PlantStore {
   }
 
   /**
-   * A page, as the service gives it. A tag no URL can carry (a lone surrogate: a query is UTF-8,
-   * which has no form for one) is not sent: the pages after `after` are read unfiltered and
-   * filtered here, until the page is full.
+   * A page, as the service gives it. A tag or a search no URL can carry (a lone surrogate: a query
+   * is UTF-8, which has no form for one) is not sent: the pages after `after` are read with the
+   * rest of the filter and filtered here, until the page is full.
    */
   async list(query: ListQuery): Promise<NewPlant[]> {
-    const { tag, limit } = query;
-    if (tag === undefined || !LONE_SURROGATE.test(tag)) return await this.client.listPlants(query);
+    const { sent, here } = splitFilter(query);
+    if (here === undefined) return await this.client.listPlants(query);
+    const keeps = await filterTest(here);
     const page: NewPlant[] = [];
-    for (let after = query.after; page.length < limit; ) {
-      const read = await this.client.listPlants({ limit: UNFILTERED_PAGE, ...(after === undefined ? {} : { after }) });
-      page.push(...read.filter((plant) => plant.tag === tag).slice(0, limit - page.length));
+    for (let after = query.after; page.length < query.limit; ) {
+      const read = await this.listSent(sent, after);
+      page.push(...read.filter(keeps).slice(0, query.limit - page.length));
       if (read.length < UNFILTERED_PAGE) break;
       after = (read[read.length - 1] as NewPlant).id;
     }
     return page;
+  }
+
+  /** As the service counts (GET /plants/count); a filter no URL can carry, counted here over every page of the rest. */
+  async count(filter: PlantFilter): Promise<number> {
+    const { sent, here } = splitFilter(filter);
+    if (here === undefined) return await this.client.countPlants(filter);
+    const keeps = await filterTest(here);
+    let count = 0;
+    for (let after: bigint | undefined; ; ) {
+      const read = await this.listSent(sent, after);
+      count += read.filter(keeps).length;
+      if (read.length < UNFILTERED_PAGE) return count;
+      after = (read[read.length - 1] as NewPlant).id;
+    }
+  }
+
+  /** A page of the most a service's page holds, after `after`, filtered by what a URL can carry. */
+  private listSent(sent: PlantFilter, after: bigint | undefined): Promise<NewPlant[]> {
+    return this.client.listPlants({ ...sent, limit: UNFILTERED_PAGE, ...(after === undefined ? {} : { after }) });
   }
 
   /** The service batches and locks on its side: there is nothing to hold here. */
@@ -81,4 +114,13 @@ export class RemoteStore implements PlantStore {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+/** A filter as the parts a URL can carry (sent) and the rest (here: undefined where there is none). */
+function splitFilter({ tag, search }: PlantFilter): { sent: PlantFilter; here: PlantFilter | undefined } {
+  const sent: PlantFilter = {};
+  const here: PlantFilter = {};
+  if (tag !== undefined) (LONE_SURROGATE.test(tag) ? here : sent).tag = tag;
+  if (search !== undefined) (LONE_SURROGATE.test(search) ? here : sent).search = search;
+  return { sent, here: Object.keys(here).length === 0 ? undefined : here };
 }

@@ -52,14 +52,20 @@ export interface Patch {
 /** What happened to one patch: the plant as it now is (`changed` false: it was so already), or nothing done. */
 export type PatchOutcome = { plant: NewPlant; changed: boolean } | 'absent' | 'mismatch';
 
+/** Which plants a list or a count is of: all, or those that match each filter given. */
+export interface PlantFilter {
+  /** Only plants with exactly this tag. */
+  tag?: string;
+  /** Only plants whose name holds this text, as name-search.ts defines it (case aside). */
+  search?: string;
+}
+
 /** A page of plants, in id order. */
-export interface ListQuery {
+export interface ListQuery extends PlantFilter {
   /** Only plants whose id is greater than this: the last id of the page before. */
   after?: bigint;
   /** At most this many plants. */
   limit: number;
-  /** Only plants with exactly this tag. */
-  tag?: string;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface PlantStore {
   get(id: bigint): Promise<NewPlant | undefined>;
   /** A page of plants in id order: paging by `after` is stable under concurrent writes. */
   list(query: ListQuery): Promise<NewPlant[]>;
+  /** How many plants match the filter, now. */
+  count(filter: PlantFilter): Promise<number>;
   /**
    * Runs `work` holding the store for writing: the writes it makes through `writer` share one hold
    * (the file store's lock, taken once before them and let go after). For whoever batches writes:

@@ -22,6 +22,7 @@ export function notingBatches(store: PlantStore, onBatch: (size: number) => void
     hold: (work) => store.hold((writer) => work(noting(writer))),
     get: (id) => store.get(id),
     list: (query) => store.list(query),
+    count: (filter) => store.count(filter),
     close: () => store.close(),
   };
 }

@@ -1,6 +1,18 @@
 import type { NewPlant } from '../core/schemas.js';
 import type { BatchObserver } from './observer.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../core/store.js';
 
 /** The writes a batch may be of: each run of calls of one kind is one call of the inner store's. */
 type Kind = keyof PlantWriter;
@@ -72,6 +84,10 @@ export class BatchingStore implements PlantStore {
 
   list(query: ListQuery): Promise<NewPlant[]> {
     return this.inner.list(query);
+  }
+
+  count(filter: PlantFilter): Promise<number> {
+    return this.inner.count(filter);
   }
 
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import type { PlantStore } from '../core/store.js';
 import { parsePatch, parsePlantBody } from '../core/validate.js';
 import { jsonOfBody, newPlantOfBody, readRequestBody } from './body.js';
 import { rejection } from './failures.js';
-import { listQuery, plantId } from './parameters.js';
+import { countQuery, listQuery, plantId } from './parameters.js';
 import { preconditionOf } from './preconditions.js';
 import { sendJson, sendJsonText, sendNoContent, type AnswerOptions } from './respond.js';
 import { RouteTable } from './routes.js';
@@ -50,7 +50,8 @@ const JSON_BODY = ['application/json'];
 
 /**
  * The service: the contract's `POST /plants`, and the extensions that follow the public Plant
- * Store API and HTTP (GET /plants; GET, PUT, PATCH and DELETE /plants/{id}). Each route reads the
+ * Store API and HTTP (GET /plants; GET, PUT, PATCH and DELETE /plants/{id}), and GET /plants/count
+ * (before /plants/{id}, whose id is never `count`: ids are integers). Each route reads the
  * body (or skips it) before anything else of the request: one over the limit is 413, whatever else
  * is wrong with it.
  */
@@ -72,6 +73,14 @@ export const PLANT_ROUTES = new RouteTable<PlantContext>('the service', [
       const page = await store.list(listQuery(req.url ?? ''));
       // Plants with their ids, which JSON.stringify cannot write exactly: each as its canonical line.
       sendJsonText(res, 200, `[${page.map(encodePlant).join(',')}]`, answer());
+    },
+  },
+  {
+    method: 'GET',
+    path: '/plants/count',
+    async handle(req, res, _params, { store, maxBodyBytes, answer }) {
+      await skipBody(req, maxBodyBytes);
+      sendJson(res, 200, { count: await store.count(countQuery(req.url ?? '')) }, {}, answer());
     },
   },
   {

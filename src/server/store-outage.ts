@@ -96,6 +96,7 @@ export function watchWrites(store: PlantStore, onWritten: () => void): PlantStor
     hold: (work) => store.hold((writer) => work(watched(writer))),
     get: (id) => store.get(id),
     list: (query) => store.list(query),
+    count: (filter) => store.count(filter),
     close: () => store.close(),
   };
 }

@@ -10,7 +10,13 @@ export type StoreLocation = (
       /** Opened to write (a server): a store made read-only is refused as it opens (FileStore's option). */
       writing?: boolean;
     }
-  | { kind: 'postgres'; url: string; poolSize?: number }) & {
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Told what the log should say of the store as it opens (PostgresStoreOptions). */
+      onNote?: (note: string) => void;
+    }) & {
   /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
   waitMs?: number;
   /** Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write under way is finished. */
@@ -39,7 +45,12 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     }
     case 'postgres': {
       const { PostgresStore } = await import('./postgres/postgres-store.js');
-      return await PostgresStore.open(location.url, { ...(location.poolSize === undefined ? {} : { poolSize: location.poolSize }), ...(location.waitMs === undefined ? {} : { waitMs: location.waitMs }) });
+      const { poolSize, waitMs, onNote } = location;
+      return await PostgresStore.open(location.url, {
+        ...(poolSize === undefined ? {} : { poolSize }),
+        ...(waitMs === undefined ? {} : { waitMs }),
+        ...(onNote === undefined ? {} : { onNote }),
+      });
     }
   }
 }

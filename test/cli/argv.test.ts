@@ -46,8 +46,8 @@ describe('argv → options', () => {
     // A repeatable flag collects its values; the defaults are the declared ones.
     [['serve', '--token', 'a', '--token', 'b'], { host: '127.0.0.1', port: 8080, pool: 10, tokens: ['a', 'b'], quiet: false, logFormat: 'text', shutdownDelaySeconds: 0 }],
     [['get', '7'], { id: '7', target: { local: false }, json: false }],
-    [['list', '--format', 'json'], { target: { local: false }, json: true, pager: true }],
-    [['list', '--local', '--no-pager'], { target: { local: true }, json: false, pager: false }],
+    [['list', '--format', 'json'], { target: { local: false }, json: true, pager: true, count: false }],
+    [['list', '--local', '--no-pager'], { target: { local: true }, json: false, pager: false, count: false }],
   ])('%j', async (argv, options) => {
     const call = await parse(...argv);
     expect(call.name.split(' ')[0]).toBe(argv[0]);

@@ -50,6 +50,19 @@ describe('plants completion', () => {
     expect(bashCompletes('plants list --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
   });
 
+  it('bash: completes the fields after --json, one after another, where --json takes them', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'garden.ndjson'), '');
+    expect(bashCompletes('plants list --json ', dir)).toEqual(['id', 'name', 'tag']);
+    expect(bashCompletes('plants list --json n', dir)).toEqual(['name']);
+    expect(bashCompletes('plants list --json id,', dir)).toEqual(['id,id', 'id,name', 'id,tag']);
+    expect(bashCompletes('plants get 3 --json id,t', dir)).toEqual(['id,tag']);
+    expect(bashCompletes('plants delete --json ', dir)).toEqual(['deleted', 'id']);
+    // A list of fields is the flag's value, not the file argument: files are still offered after it.
+    expect(bashCompletes('plants import --json ', dir)).toEqual(['garden.ndjson']);
+    expect(bashCompletes('plants list --json id,name --', dir)).toContain('--search');
+  });
+
   it('bash: a word with a colon (a URL) is one word, as plants reads it', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'garden.ndjson'), '');
@@ -100,6 +113,8 @@ describe('plants completion', () => {
     // The command is found as plants reads it: flags skipped, with the value of those that take one.
     expect(fish.stdout).toContain("'create:--name'");
     expect(fish.stdout).toContain("contains -- $command[1] 'auth' 'config'");
+    const fields = "complete -c plants -n '__plants_is list; and __plants_after --json' -a 'id name tag'";
+    expect(fish.stdout).toContain(fields);
     const other = await runPlants(['completion', 'powershell'], isolatedEnv(home));
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('error: no completion for "powershell": expected bash, zsh or fish');

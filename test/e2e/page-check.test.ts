@@ -39,10 +39,43 @@ describe('plants list holds each page to the order it asked for (issue 29)', () 
     ['an id twice', [], () => page([1, 2, 2]), 'has id 2 after id 2: not in increasing id order'],
     ['a page going back', ['--after', '50'], () => page([40, 41]), 'begins at id 40, not after 50: as if it ignored after'],
     ['another tag', ['--tag', 'herb'], () => JSON.stringify([{ id: 1, name: 'a', tag: 'herb' }, { id: 2, name: 'b', tag: 'tree' }]), 'holds plant 2, tagged "tree", where the tag asked for is "herb": as if it ignored tag'],
+    [
+      'a name without the search',
+      ['--search', 'FERN'],
+      () => JSON.stringify([{ id: 1, name: 'Boston fern' }, { id: 2, name: 'Ivy' }]),
+      'holds plant 2, whose name does not hold "FERN": as if it ignored search',
+    ],
+    // Simple case folding, as every store: a service that folds ß to ss answers a name ß does not find.
+    [
+      'a name that holds the search by another folding',
+      ['--search', 'ß'],
+      () => JSON.stringify([{ id: 1, name: 'STRASSE' }]),
+      'holds plant 1, whose name does not hold "ß": as if it ignored search',
+    ],
   ])('stops at a page with %s (exit 4)', async (_, args, body, why) => {
     const result = await listAgainst(body, args as string[]);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`with a page that ${why}\n`);
+  });
+});
+
+describe('plants list --count holds the service to a count', () => {
+  it.each([
+    ['a negative count', '{"count":-1}'],
+    ['a count that is no whole number', '{"count":2.5}'],
+    ['a count as text', '{"count":"3"}'],
+    ['a count beyond what a double holds exactly', '{"count":9007199254740993}'],
+    ['no count', '{"plants":3}'],
+  ])('refuses %s (exit 4)', async (_, body) => {
+    service = await fakeService();
+    service.answer(() => ({ status: 200, body }));
+    const serviceFlags = ['--base-url', service.url, '--token', 'a-token-of-twenty-chars'];
+    const args = ['list', '--count', '--search', 'fern', ...serviceFlags];
+    const result = await runPlantsWithin(15_000, args, isolatedEnv(await tempDir()));
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('(the body is not {"count": N}, N a whole number from 0)');
+    expect(service.requests.map((request) => request.url)).toEqual(['/plants/count?search=fern']);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlantsError } from '../../src/core/errors.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { describeStoreConformance } from '../helpers/store-conformance.js';
+import { describeSearchConformance } from '../helpers/search-conformance.js';
+import { describeStoreConformance, type StoreMaker } from '../helpers/store-conformance.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 let db: TestDatabase;
@@ -29,12 +30,14 @@ async function freshSchema(): Promise<string> {
   return urlOf({ schema });
 }
 
-describeStoreConformance('the PostgreSQL store', {
+const postgres: StoreMaker = {
   async open() {
     const url = await freshSchema();
     return { store: await PostgresStore.open(url), reopen: () => PostgresStore.open(url) };
   },
-});
+};
+describeStoreConformance('the PostgreSQL store', postgres);
+describeSearchConformance('the PostgreSQL store', postgres);
 
 async function failureOf(work: Promise<unknown>): Promise<PlantsError> {
   const error = await work.then(
@@ -52,7 +55,7 @@ describe('the PostgreSQL store: its table', () => {
     await Promise.all(stores.map((store) => store.close()));
     const schema = new URL(url).searchParams.get('options')?.split('=')[1];
     const [table] = await db.query<{ mark: string }>(`SELECT obj_description('${schema}.plants'::regclass, 'pg_class') AS mark`);
-    expect(table?.mark).toBe('plants store, schema version 1');
+    expect(table?.mark).toBe('plants store, schema version 2');
     const columns = await db.query(`SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position`, [schema]);
     expect(columns).toEqual([
       { column_name: 'id', data_type: 'bigint', is_nullable: 'NO' },
@@ -75,7 +78,11 @@ describe('the PostgreSQL store: its table', () => {
 
   it.each([
     ['a table plants did not make', 'CREATE TABLE plants (id int, name text)', /has a table "plants" that plants did not create/],
-    ['a newer schema', "CREATE TABLE plants (id bigint); COMMENT ON TABLE plants IS 'plants store, schema version 2'", /schema version 2, made by a newer plants/],
+    [
+      'a newer schema',
+      "CREATE TABLE plants (id bigint); COMMENT ON TABLE plants IS 'plants store, schema version 3'",
+      /schema version 3, made by a newer plants/,
+    ],
     ['other columns', "CREATE TABLE plants (id bigint PRIMARY KEY, name varchar(10) NOT NULL, tag text); COMMENT ON TABLE plants IS 'plants store, schema version 1'", /has the columns \(id bigint true, name character varying\(10\) true, tag text false\)/],
   ])('refuses %s as store_corrupt, and leaves it untouched', async (_, create, message) => {
     const url = await freshSchema();

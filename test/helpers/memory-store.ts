@@ -1,6 +1,19 @@
 import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../../src/core/decide.js';
+import { filterTest } from '../../src/core/plant-filter.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../src/core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../../src/core/store.js';
 
 /** A PlantStore in memory: for tests, and the model the other stores must behave like. */
 export class MemoryStore implements PlantStore {
@@ -34,15 +47,22 @@ export class MemoryStore implements PlantStore {
     return this.plants.get(id);
   }
 
-  async list({ after, limit, tag }: ListQuery): Promise<NewPlant[]> {
+  async list(query: ListQuery): Promise<NewPlant[]> {
+    const { after, limit } = query;
+    const keeps = await filterTest(query);
     const ids = [...this.plants.keys()].filter((id) => after === undefined || id > after).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const page: NewPlant[] = [];
     for (const id of ids) {
       if (page.length >= limit) break;
       const plant = this.plants.get(id) as NewPlant;
-      if (tag === undefined || plant.tag === tag) page.push(plant);
+      if (keeps(plant)) page.push(plant);
     }
     return page;
+  }
+
+  async count(filter: PlantFilter): Promise<number> {
+    const keeps = await filterTest(filter);
+    return [...this.plants.values()].filter(keeps).length;
   }
 
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {

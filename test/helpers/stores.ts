@@ -1,5 +1,17 @@
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../src/core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../../src/core/store.js';
 import { MemoryStore } from './memory-store.js';
 
 /** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
@@ -22,6 +34,9 @@ export class DelegatingStore implements PlantStore {
   }
   list(query: ListQuery): Promise<NewPlant[]> {
     return this.inner.list(query);
+  }
+  count(filter: PlantFilter): Promise<number> {
+    return this.inner.count(filter);
   }
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
     return work(this);

@@ -4,7 +4,7 @@ import { parseJson } from '../../src/core/json.js';
 import { ERROR_BODY, LIMITS, NEW_PLANT, PLANT } from '../../src/core/schemas.js';
 import { checkShape, type Shape } from '../../src/core/shapes.js';
 import { DEFAULT_LIMITS } from '../../src/server/app.js';
-import { openapi, resolve, schemaProblems } from './support/openapi.js';
+import { openapi, resolve, schemaProblems, type Operation } from './support/openapi.js';
 
 const INTEGER_BOUNDS: Record<string, [string, string, string, string]> = {
   // format: [min, max, below min, above max]
@@ -19,12 +19,20 @@ describe('openapi.json', () => {
     expect(openapi.info.license.name).toBe('MIT');
     expect(openapi.security).toEqual([{ bearerAuth: [] }]);
     expect(openapi.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(openapi.paths)).toEqual(['/plants', '/plants/{id}']);
+    expect(Object.keys(openapi.paths)).toEqual(['/plants', '/plants/count', '/plants/{id}']);
     // Every operation but the contract's own is marked as an extension.
     const operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
       Object.entries(methods).filter(([method]) => method !== 'parameters').map(([method, operation]) => [`${method} ${path}`, operation['x-plants-extension'] === true] as const),
     );
-    expect(operations.sort()).toEqual([['delete /plants/{id}', true], ['get /plants', true], ['get /plants/{id}', true], ['patch /plants/{id}', true], ['post /plants', false], ['put /plants/{id}', true]]);
+    expect(operations.sort()).toEqual([
+      ['delete /plants/{id}', true],
+      ['get /plants', true],
+      ['get /plants/count', true],
+      ['get /plants/{id}', true],
+      ['patch /plants/{id}', true],
+      ['post /plants', false],
+      ['put /plants/{id}', true],
+    ]);
     const post = openapi.paths['/plants']?.post;
     expect(post?.requestBody.required).toBe(true);
     expect(post?.requestBody.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
@@ -145,6 +153,14 @@ describe('openapi.json', () => {
 
   it('documents the length limit of names and tags, and no other restriction of the contract\'s strings', () => {
     expect(openapi.components.schemas.Text).toEqual({ type: 'string', maxLength: LIMITS.textMaxCharacters, description: expect.any(String) });
+  });
+
+  it('documents the query parameters the server takes, no more and no fewer: a search as long as a name', () => {
+    const names = (operation: Operation | undefined) => (operation?.parameters ?? []).map((each) => resolve(each).name);
+    expect(names(openapi.paths['/plants']?.get)).toEqual(['limit', 'after', 'tag', 'search']);
+    expect(names(openapi.paths['/plants/count']?.get)).toEqual(['tag', 'search']);
+    const search = { schema: { type: 'string', maxLength: LIMITS.textMaxCharacters } };
+    expect(openapi.components.parameters.Search).toMatchObject(search);
   });
 
   it('specifies id as int64 and error as int32', () => {

@@ -55,7 +55,7 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
     ['after=9223372036854775808', /after must be/],
     ['after=', /after must be/],
     ['limit=1&limit=2', /the query parameter limit is given more than once/],
-    ['limt=5', /unknown query parameter "limt": GET \/plants takes limit, after and tag/],
+    ['limt=5', /unknown query parameter "limt": GET \/plants takes limit, after, tag and search/],
   ])('refuses GET /plants?%s with 400 invalid_parameter', async (query, message) => {
     const answer = await get(`/plants?${query}`);
     expect(answer.status).toBe(400);

@@ -6,8 +6,17 @@ const handle = async () => undefined;
 
 describe('the route table', () => {
   it('is the one list of the service: method, template and handler', () => {
-    expect(PLANT_ROUTES.routes.map((route) => `${route.method} ${route.path}`)).toEqual(['POST /plants', 'GET /plants', 'GET /plants/{id}', 'PUT /plants/{id}', 'PATCH /plants/{id}', 'DELETE /plants/{id}']);
-    expect(PLANT_ROUTES.notFoundMessage).toBe('no such resource: the service has /plants and /plants/{id}');
+    expect(PLANT_ROUTES.routes.map((route) => `${route.method} ${route.path}`)).toEqual([
+      'POST /plants',
+      'GET /plants',
+      'GET /plants/count',
+      'GET /plants/{id}',
+      'PUT /plants/{id}',
+      'PATCH /plants/{id}',
+      'DELETE /plants/{id}',
+    ]);
+    const paths = '/plants, /plants/count and /plants/{id}';
+    expect(PLANT_ROUTES.notFoundMessage).toBe(`no such resource: the service has ${paths}`);
   });
 
   it('matches a target by its path alone, with its parameters percent-decoded, and names the rest OTHER_PATH', () => {

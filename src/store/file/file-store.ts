@@ -1,4 +1,5 @@
 import { isPlantsError } from '../../core/errors.js';
+import { filtersNothing, filterTest } from '../../core/plant-filter.js';
 import type { NewPlant } from '../../core/schemas.js';
 import type {
   AddOutcome,
@@ -6,6 +7,7 @@ import type {
   ListQuery,
   Patch,
   PatchOutcome,
+  PlantFilter,
   PlantStore,
   PlantWriter,
   Put,
@@ -108,8 +110,15 @@ export class FileStore implements PlantStore {
     return this.read((snapshot) => snapshot.get(id));
   }
 
-  list(query: ListQuery): Promise<NewPlant[]> {
-    return this.read((snapshot) => snapshot.page(query));
+  async list(query: ListQuery): Promise<NewPlant[]> {
+    const keeps = await filterTest(query);
+    return await this.read((snapshot) => snapshot.page(query, keeps));
+  }
+
+  /** A scan of every plant (snapshot.ts): without a filter, of the ids alone. */
+  async count(filter: PlantFilter): Promise<number> {
+    const keeps = filtersNothing(filter) ? undefined : await filterTest(filter);
+    return await this.read((snapshot) => snapshot.count(keeps));
   }
 
   /** Runs `work` with the lock held, taken once for all the writes it makes through `writer`; one hold at a time. */

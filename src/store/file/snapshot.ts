@@ -94,17 +94,34 @@ export class Snapshot {
     return held;
   }
 
-  /** A page of plants in id order: paging by `after` is stable, since each page is of one snapshot. */
-  page({ after, limit, tag }: ListQuery): NewPlant[] {
+  /**
+   * A page of plants in id order, those `keeps` (its filter: a tag, a name search): paging by
+   * `after` is stable, since each page is of one snapshot. A scan from `after`, in id order, over
+   * the database file and the WAL, a plant at a time: it stops at `limit` plants kept, and holds
+   * only them.
+   */
+  page({ after, limit }: Pick<ListQuery, 'after' | 'limit'>, keeps: (plant: NewPlant) => boolean): NewPlant[] {
     const page: NewPlant[] = [];
     if (limit <= 0) return page;
     this.merged(after, (_, fileLine, value) => {
       if (value === DELETED) return true;
       const plant = this.plantOf(value === undefined ? (fileLine as string) : this.walLine(value));
-      if (tag === undefined || plant.tag === tag) page.push(plant);
+      if (keeps(plant)) page.push(plant);
       return page.length < limit;
     });
     return page;
+  }
+
+  /** How many plants `keeps` (undefined: every plant, each counted without being read): a scan of the whole store. */
+  count(keeps: ((plant: NewPlant) => boolean) | undefined): number {
+    let count = 0;
+    this.merged(undefined, (_, fileLine, value) => {
+      if (value === DELETED) return true;
+      if (keeps === undefined) count += 1;
+      else if (keeps(this.plantOf(value === undefined ? (fileLine as string) : this.walLine(value)))) count += 1;
+      return true;
+    });
+    return count;
   }
 
   /**

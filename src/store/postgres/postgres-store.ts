@@ -2,9 +2,22 @@ import pg, { type PoolClient, type QueryResultRow } from 'pg';
 import { PlantsError, type Effect } from '../../core/errors.js';
 import type { NewPlant } from '../../core/schemas.js';
 import { decideAdds, decideDeletes, decidePatches, decidePuts, etagOfFor, targetId } from '../../core/decide.js';
-import type { AddOutcome, DeleteOutcome, ListQuery, Patch, PatchOutcome, PlantStore, PlantWriter, Put, PutOutcome, Removal } from '../../core/store.js';
+import type {
+  AddOutcome,
+  DeleteOutcome,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  PlantStore,
+  PlantWriter,
+  Put,
+  PutOutcome,
+  Removal,
+} from '../../core/store.js';
 import { maskedDatabaseUrl } from './database-url.js';
 import { ensureSchema } from './postgres-schema.js';
+import { searchCondition } from './postgres-search.js';
 import { toDatabaseText } from './postgres-text.js';
 import { columnsOf, plantOf, putInStatements, writeLocked, type PlantRow } from './postgres-writes.js';
 
@@ -18,6 +31,8 @@ export interface PostgresStoreOptions {
    * means its statement rolled back. A database that answers nothing at all is given 2 s more.
    */
   waitMs?: number;
+  /** Told, as it opens, what the log should say of the store: name search reads the whole table (no index for it). */
+  onNote?: (note: string) => void;
 }
 
 /** The wait bound of a store opened with none: under the client's own time-out (30 s). */
@@ -66,7 +81,8 @@ export class PostgresStore implements PlantStore {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const store = new PostgresStore(pool, maskedDatabaseUrl(url));
     try {
-      await store.withClient('none', (client) => ensureSchema(client, store.where));
+      const notes = await store.withClient('none', (client) => ensureSchema(client, store.where));
+      for (const note of notes) options.onNote?.(note);
     } catch (error) {
       await pool.end();
       throw error;
@@ -121,15 +137,27 @@ export class PostgresStore implements PlantStore {
     return row === undefined ? undefined : plantOf(row);
   }
 
-  async list({ after, limit, tag }: ListQuery): Promise<NewPlant[]> {
+  async list(query: ListQuery): Promise<NewPlant[]> {
+    const { after, limit, tag, search } = query;
     const values: unknown[] = [limit];
-    const where: string[] = [];
+    const where = filterConditions(query, values);
     if (after !== undefined) where.push(`id > $${values.push(after.toString())}::bigint`);
-    if (tag !== undefined) where.push(`tag = $${values.push(toDatabaseText(tag))}::text`);
     // By the table's column, not the `id_text` of the output: text orders 10 before 9.
-    const text = `SELECT id::text AS id_text, name, tag FROM plants${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY plants.id LIMIT $1`;
-    const rows = await this.query<PlantRow>('none', { name: `plants_list_${after === undefined ? '' : 'a'}${tag === undefined ? '' : 't'}`, text }, values);
+    const text = `SELECT id::text AS id_text, name, tag FROM plants${whereClause(where)} ORDER BY plants.id LIMIT $1`;
+    // A search is planned with its expression each time (an unnamed statement): whether the name
+    // index or the id order serves it best depends on how rare the text is.
+    const kind = `${after === undefined ? '' : 'a'}${tag === undefined ? '' : 't'}`;
+    const name = search === undefined ? `plants_list_${kind}` : undefined;
+    const rows = await this.query<PlantRow>('none', { name, text }, values);
     return rows.map(plantOf);
+  }
+
+  /** count(*) of the rows that match: the tag by its index, a search by the name index where there is one. */
+  async count(filter: PlantFilter): Promise<number> {
+    const values: unknown[] = [];
+    const text = `SELECT count(*)::text AS count FROM plants${whereClause(filterConditions(filter, values))}`;
+    const [row] = await this.query<{ count: string }>('none', { text }, values);
+    return Number(row?.count);
   }
 
   /** Each write is one statement or one transaction, whole or not at all: there is nothing to hold between them. */
@@ -146,7 +174,12 @@ export class PostgresStore implements PlantStore {
     await this.pool.end();
   }
 
-  private query<Row extends QueryResultRow>(effect: Effect, statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
+  /** A statement, prepared once per connection by its name; planned with its values each time where it has none. */
+  private query<Row extends QueryResultRow>(
+    effect: Effect,
+    statement: { name?: string | undefined; text: string },
+    values: unknown[],
+  ): Promise<Row[]> {
     return this.withClient(effect, async (client) => (await client.query<Row>({ ...statement, values })).rows);
   }
 
@@ -185,4 +218,18 @@ export class PostgresStore implements PlantStore {
       hint: 'check that PostgreSQL is running and that --database (or PLANTS_DATABASE_URL) names it',
     });
   }
+}
+
+/** The conditions of a filter, its values bound after those in `values`. */
+function filterConditions({ tag, search }: PlantFilter, values: unknown[]): string[] {
+  const where: string[] = [];
+  if (tag !== undefined) where.push(`tag = $${values.push(toDatabaseText(tag))}::text`);
+  const bind = (value: string) => `$${values.push(value)}::text`;
+  const searched = search === undefined ? undefined : searchCondition(search, bind);
+  if (searched !== undefined) where.push(searched);
+  return where;
+}
+
+function whereClause(where: readonly string[]): string {
+  return where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
 }

@@ -6,7 +6,7 @@
  * is one-to-one and comes back exactly. Every other string is kept as it is: other readers of the
  * table see the names people gave, and a tag filter is one equality on the indexed column.
  */
-const MARKER = '\uFDD0';
+export const MARKER = '\uFDD0';
 /** NUL, or an unpaired surrogate (in a `u` pattern, a pair is one code point and never matches). */
 const NOT_TEXT = /[\0\p{Cs}]/u;
 

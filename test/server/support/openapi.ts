@@ -27,10 +27,19 @@ interface ResponseSpec {
   headers?: Record<string, { $ref?: string; required?: boolean; schema?: Schema }>;
   content?: Record<string, { schema: Schema }>;
 }
+/** A parameter of an operation, or a `$ref` to one of components.parameters. */
+export interface Parameter {
+  $ref?: string;
+  name?: string;
+  in?: string;
+  required?: boolean;
+  schema?: Schema;
+}
+
 export interface Operation {
   requestBody: { required: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, ResponseSpec>;
-  parameters?: { name: string; in: string; required: boolean; schema: Schema }[];
+  parameters?: Parameter[];
   'x-plants-extension'?: boolean;
 }
 
@@ -44,6 +53,7 @@ export interface OpenApi {
     schemas: Record<string, Schema>;
     headers: Record<string, { required?: boolean; schema: Schema }>;
     responses: Record<string, ResponseSpec>;
+    parameters: Record<string, Parameter>;
   };
 }
 

@@ -28,6 +28,13 @@ export function bashFunction(model: CompletionModel): string {
   const groups = [...model.groups].map(([group, commands]): [string, string] => [group, `_plants_words ${quoted(commands.map((command) => command.name).join(' '))}`]);
   const flagLists = model.commands.map((command): [string, string] => [command.path, `_plants_words ${quoted(names(command).join(' '))}`]);
   const positional = model.commands.flatMap((command) => command.args.map((completes, index): [string, string] => [`${command.path}:${index}`, completing(completes)]));
+  const fielded = model.commands.flatMap((command) =>
+    command.flags.flatMap(({ fields, names: flagNames }) => {
+      if (fields === undefined) return [];
+      const statement = `plants_fields=${quoted(fields.join(' '))}`;
+      return flagNames.map((name): [string, string] => [`${command.path}:${name}`, statement]);
+    }),
+  );
   return [
     '_plants_words() { local IFS=$\' \\t\\n\'; COMPREPLY=($(compgen -W "$1" -- "$cur")); }',
     '_plants_files() { type compopt >/dev/null 2>&1 && compopt -o filenames; local IFS=$\'\\n\'; COMPREPLY=($(compgen -f -- "$cur")); }',
@@ -37,6 +44,26 @@ export function bashFunction(model: CompletionModel): string {
     `    ${valued.map(([pattern]) => quoted(pattern)).join('|')}) return 0 ;;`,
     '  esac',
     '  return 1',
+    '}',
+    '# Whether a flag of a command takes a list of fields, given or not (--json id,name): the fields in plants_fields.',
+    '_plants_fields_of() {',
+    '  case "$1:$2" in',
+    ...arms(fielded).map((arm) => arm.replace(/ ;;$/, '; return 0 ;;')),
+    '  esac',
+    '  return 1',
+    '}',
+    '# Whether a word is a list of those fields, or meant as one (a comma in it): the flag\'s value.',
+    '_plants_field_list() {',
+    '  [[ "$1" == *,* ]] && return 0',
+    '  local field',
+    '  for field in $plants_fields; do [[ "$1" == "$field" ]] && return 0; done',
+    '  return 1',
+    '}',
+    '# The fields, after those already in the list being typed (id,n<TAB>: id,name).',
+    '_plants_field_words() {',
+    '  local IFS=$\' \\t\\n\' head=""',
+    '  [[ "$cur" == *,* ]] && head="${cur%,*},"',
+    '  COMPREPLY=($(compgen -P "$head" -W "$plants_fields" -- "${cur##*,}"))',
     '}',
     '# bash splits the line into COMP_WORDS at COMP_WORDBREAKS, \':\' among them: http://x:1 comes as',
     '# http : //x : 1, five words where plants reads one. Joined again where the line has no blank',
@@ -70,13 +97,14 @@ export function bashFunction(model: CompletionModel): string {
     '}',
     '_plants_complete() {',
     '  local prev="${plants_words[plants_cword-1]}"',
-    '  local path="" argument=0 word i',
+    '  local path="" argument=0 word i plants_fields',
     '  COMPREPLY=()',
     '  # The command, then a group\'s command, are the first words that are neither flags nor their values.',
     '  for ((i = 1; i < plants_cword; i++)); do',
     '    word="${plants_words[i]}"',
     '    [[ "$word" == -* ]] && continue',
     '    ((i > 1)) && _plants_valued "$path" "${plants_words[i-1]}" && continue',
+    '    ((i > 1)) && _plants_fields_of "$path" "${plants_words[i-1]}" && _plants_field_list "$word" && continue',
     '    if [[ -z "$path" ]]; then path="$word"',
     `    elif [[ ${[...model.groups.keys()].map((group) => `"$path" == ${quoted(group)}`).join(' || ')} ]]; then path="$path $word"`,
     '    else argument=$((argument + 1)); fi',
@@ -87,6 +115,7 @@ export function bashFunction(model: CompletionModel): string {
     '    esac',
     '    return 0',
     '  fi',
+    '  if [[ "$cur" != -* ]] && _plants_fields_of "$path" "$prev"; then _plants_field_words; return 0; fi',
     '  if [[ -z "$path" ]]; then',
     `    if [[ "$cur" == -* ]]; then _plants_words ${quoted(names({ flags: model.globalFlags }).join(' '))}; else _plants_words ${quoted(model.top.map((command) => command.name).join(' '))}; fi`,
     '    return 0',

@@ -54,6 +54,11 @@ function helpers(model: CompletionModel): string[] {
     '    end',
     '    echo $command',
     'end',
+    '# Whether the word before the cursor is $argv[1] (a flag that takes a list of fields: --json).',
+    'function __plants_after',
+    '    set -l words (commandline -opc)',
+    '    test "$words[-1]" = "$argv[1]"',
+    'end',
     '# Whether the words before the cursor name the command $argv (none yet, with no $argv).',
     'function __plants_is',
     '    set -l command (__plants_command)',
@@ -73,6 +78,14 @@ export function fishScript(model: CompletionModel): string {
   for (const command of model.commands) {
     const condition = `__plants_is ${command.path}`;
     for (const flag of command.flags) lines.push(flagLine(condition, flag));
+    // A list of fields after a flag that takes one, given or not: `--json id,name`.
+    for (const flag of command.flags) {
+      if (flag.fields === undefined) continue;
+      const fields = quoted(flag.fields.join(' '));
+      for (const name of flag.names) {
+        lines.push(`complete -c plants -n ${quoted(`${condition}; and __plants_after ${name}`)} -a ${fields}`);
+      }
+    }
     const [argument] = command.args;
     if (argument === 'file') lines.push(`complete -c plants -n ${quoted(condition)} -F`);
     else if (argument !== undefined) lines.push(`complete -c plants -n ${quoted(condition)} -a ${quoted(argument.join(' '))}`);

@@ -6,7 +6,10 @@ export type Completes = 'file' | readonly string[] | undefined;
 export interface FlagModel {
   /** `--id`, or `-q` and `--quiet`. */
   names: string[];
+  /** Whether the word after it is always its value. */
   takesValue: boolean;
+  /** For a flag given alone or with a list of fields (`--json id,name`): those fields. */
+  fields?: readonly string[];
   completes: Completes;
   description: string;
 }
@@ -33,12 +36,15 @@ export interface CompletionModel {
 const HELP: FlagModel = { names: ['-h', '--help'], takesValue: false, completes: undefined, description: 'show help' };
 
 export function flagModel(key: string, flag: FlagSpec): FlagModel {
-  return {
-    names: [flagName(key)],
-    takesValue: flag.kind !== 'boolean',
-    completes: flag.kind === 'boolean' ? undefined : (flag.completes ?? (flag.kind === 'string' ? flag.choices : undefined)),
-    description: flag.description,
-  };
+  const names = [flagName(key)];
+  const { description } = flag;
+  if (flag.kind === 'boolean') return { names, takesValue: false, completes: undefined, description };
+  // The word after a fields flag is its value only where it is a list of them (flag-values.ts).
+  if (flag.kind === 'fields') {
+    return { names, takesValue: false, fields: flag.fields, completes: undefined, description };
+  }
+  const completes = flag.completes ?? (flag.kind === 'string' ? flag.choices : undefined);
+  return { names, takesValue: true, completes, description };
 }
 
 /** The commands as a shell completes them: every command's flags, with --help, and its arguments. */

@@ -1,4 +1,5 @@
-import { declareCommand, defined, JSON_FLAG } from '../../command-spec.js';
+import { PLANT_FIELDS } from '../../../core/plant-fields.js';
+import { declareCommand, defined, jsonFieldsFlag, jsonOutput } from '../../command-spec.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
 import type { CreateOptions } from './run.js';
 
@@ -10,14 +11,15 @@ export const command = declareCommand({
     name: { kind: 'string', value: '<name>', description: 'plant name: any text up to 1,000 characters ("" is an empty name; --name=--x one that looks like a flag)', required: true },
     tag: { kind: 'string', value: '<tag>', description: 'tag giving the type of plant (any text up to 1,000 characters)' },
     ...TARGET_FLAGS,
-    json: JSON_FLAG,
+    json: jsonFieldsFlag(PLANT_FIELDS, 'the plant'),
   },
   examples: ['plants create --id 1 --name Fern --tag herb', 'plants create --local --id 9223372036854775807 --name Oak --json'],
   exitCodes: { ok: 'the plant was created', refused: 'a plant with this id exists (or another 400 Error from the service)', auth: true, unavailable: 'the service or store could not be used' },
   options: ({ flags }): CreateOptions => {
-    const { id, name, tag, json } = flags;
+    const { id, name, tag } = flags;
     // Text: checked against the NewPlant schema when it runs.
-    return { plant: { id, name, ...defined({ tag }) }, target: targetOptions('create', flags), json };
+    const target = targetOptions('create', flags);
+    return { plant: { id, name, ...defined({ tag }) }, target, ...jsonOutput(flags.json) };
   },
   load: () => import('./run.js'),
 });

@@ -1,9 +1,10 @@
 import { addPlant } from '../../../core/create.js';
 import { parseNewPlantText } from '../../../core/new-plant.js';
+import type { PlantField } from '../../../core/plant-fields.js';
 import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
 import type { Target } from '../../target-flags.js';
-import { withTargetStore } from '../../target-store.js';
+import { withTargetStore, type TargetStore } from '../../target-store.js';
 import { renderHuman, renderJson, type CreateResult } from './render.js';
 
 export interface CreateOptions {
@@ -11,6 +12,8 @@ export interface CreateOptions {
   plant: { id: string; name: string; tag?: string };
   target: Target;
   json: boolean;
+  /** With --json, only these fields. */
+  fields?: readonly PlantField[];
 }
 
 export const implementation = {
@@ -22,5 +25,7 @@ export const implementation = {
 async function run(options: CreateOptions, ctx: Context): Promise<CreateResult> {
   // Validated before anything is read or sent: a bad flag costs nothing.
   const plant = parseNewPlantText(options.plant);
-  return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await addPlant(store, plant), where }), { makes: true });
+  const { target, fields } = options;
+  const create = async ({ store, where }: TargetStore) => ({ plant: await addPlant(store, plant), where, fields });
+  return await withTargetStore(target, ctx, create, { makes: true });
 }

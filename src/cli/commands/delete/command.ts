@@ -1,6 +1,6 @@
 import { ID_FORMATS } from '../../../import/formats.js';
 import { BULK_FLAGS, bulkOptions } from '../../bulk/flags.js';
-import { declareCommand, flagName, usageError } from '../../command-spec.js';
+import { declareCommand, flagName, jsonFieldsFlag, jsonOutput, usageError } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
 import { targetOptions } from '../../target-flags.js';
 import type { DeleteOptions } from './run.js';
@@ -38,6 +38,8 @@ export const command = declareCommand({
       description: 'with --from: delete without asking first (needed where nobody can answer: a pipe, standard input)',
     },
     ...BULK_FLAGS,
+    // The document of a delete of one id, {"deleted":true,"id":…}; --from writes its summary, whole.
+    json: jsonFieldsFlag(['deleted', 'id'], 'a delete of one id'),
   },
   examples: [
     'plants delete 1',
@@ -57,15 +59,20 @@ export const command = declareCommand({
   },
   options: ({ flags, args, given }): DeleteOptions => {
     const id = idArgument('delete', { argument: args.id, flag: flags.id });
-    const { from, json } = flags;
+    const { from } = flags;
+    const { json, fields } = jsonOutput(flags.json);
     if ((id === undefined) === (from === undefined)) throw usageError('delete', 'give the plant with --id, or a file of them with --from (one of the two)');
     if (from !== undefined) {
-      const bulk = bulkOptions('delete', flags, { file: from, format: flags.format, onNoop: flags.onMissing });
+      const whole = '--from --json writes its whole summary: it takes no fields';
+      if (fields !== undefined) throw usageError('delete', whole);
+      const input = { file: from, format: flags.format, onNoop: flags.onMissing };
+      const bulk = bulkOptions('delete', { ...flags, json }, input);
       return { many: true, bulk, yes: flags.yes, json };
     }
     const extra = FROM_ONLY.filter((key) => given.has(key));
     if (extra.length > 0) throw usageError('delete', `${extra.map(flagName).join(', ')} only apply with --from`);
-    return { many: false, id: id as string, target: targetOptions('delete', flags), json };
+    const target = targetOptions('delete', flags);
+    return { many: false, id: id as string, target, json, ...(fields === undefined ? {} : { fields }) };
   },
   load: () => import('./run.js'),
 });

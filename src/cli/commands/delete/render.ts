@@ -4,7 +4,12 @@ import type { IOStreams } from '../../context.js';
 import { writeJsonDocument } from '../../json-output.js';
 import type { BulkResult } from '../../bulk/types.js';
 
-export type DeleteResult = { many: false; id: bigint; where: string } | { many: true; bulk: BulkResult };
+/** The fields of a delete's document (`--json id`). */
+export type DeleteField = 'deleted' | 'id';
+
+export type DeleteResult =
+  | { many: false; id: bigint; where: string; fields: readonly DeleteField[] | undefined }
+  | { many: true; bulk: BulkResult };
 
 export function renderHuman(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderHuman(result.bulk, io);
@@ -13,7 +18,11 @@ export function renderHuman(result: DeleteResult, io: IOStreams): void {
 
 export function renderJson(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderJson(result.bulk, io);
-  writeJsonDocument(io, { deleted: true, id: result.id });
+  const { id, fields = ['deleted', 'id'] } = result;
+  const picked: { deleted?: true; id?: bigint } = {};
+  if (fields.includes('deleted')) picked.deleted = true;
+  if (fields.includes('id')) picked.id = id;
+  writeJsonDocument(io, picked);
 }
 
 export function exitCode(result: DeleteResult): number {

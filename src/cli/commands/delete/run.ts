@@ -6,11 +6,11 @@ import type { Context } from '../../context.js';
 import { idFlag } from '../../id-flag.js';
 import type { Target } from '../../target-flags.js';
 import { withTargetStore } from '../../target-store.js';
-import { exitCode, renderHuman, renderJson, type DeleteResult } from './render.js';
+import { exitCode, renderHuman, renderJson, type DeleteField, type DeleteResult } from './render.js';
 
 /** One plant by its id (as given: checked when it runs), or many from a file (--from). */
 export type DeleteOptions =
-  | { many: false; id: string; target: Target; json: boolean }
+  | { many: false; id: string; target: Target; json: boolean; fields?: readonly DeleteField[] }
   | { many: true; bulk: BulkOptions<IdFormat>; yes: boolean; json: boolean };
 
 export const implementation = {
@@ -30,6 +30,6 @@ async function run(options: DeleteOptions, ctx: Context): Promise<DeleteResult> 
   const id = idFlag('delete', '--id', options.id);
   return await withTargetStore(options.target, ctx, async ({ store, where }) => {
     await deletePlant(store, id);
-    return { many: false, id, where };
+    return { many: false, id, where, fields: options.fields };
   });
 }

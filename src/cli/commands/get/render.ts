@@ -1,12 +1,15 @@
 import { printable } from '../../../core/printable.js';
 import type { IOStreams } from '../../context.js';
-import { writeJsonDocument } from '../../json-output.js';
+import type { PlantField } from '../../../core/plant-fields.js';
 import type { NewPlant } from '../../../core/schemas.js';
+import { writePlantDocument } from '../../json-output.js';
 
 export interface GetResult {
   plant: NewPlant;
   /** The store file, or the service's base URL. */
   where: string;
+  /** With --json, only these fields. */
+  fields: readonly PlantField[] | undefined;
 }
 
 /** The plant, a field a line, on stdout; its text shown escaped where it holds control characters. */
@@ -15,6 +18,6 @@ export function renderHuman({ plant }: GetResult, io: IOStreams): void {
   io.stdout.write(field('id', String(plant.id)) + field('name', printable(plant.name, Infinity)) + (plant.tag === undefined ? '' : field('tag', printable(plant.tag, Infinity))));
 }
 
-export function renderJson({ plant }: GetResult, io: IOStreams): void {
-  writeJsonDocument(io, plant);
+export function renderJson({ plant, fields }: GetResult, io: IOStreams): void {
+  writePlantDocument(io, plant, fields);
 }

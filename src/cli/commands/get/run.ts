@@ -1,3 +1,4 @@
+import type { PlantField } from '../../../core/plant-fields.js';
 import { getPlant } from '../../../core/read-delete.js';
 import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
@@ -11,11 +12,17 @@ export interface GetOptions {
   id: string;
   target: Target;
   json: boolean;
+  /** With --json, only these fields. */
+  fields?: readonly PlantField[];
 }
 
 export const implementation = { run, renderHuman, renderJson } satisfies CommandImplementation<GetOptions, GetResult>;
 
 async function run(options: GetOptions, ctx: Context): Promise<GetResult> {
   const id = idFlag('get', '--id', options.id);
-  return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ plant: await getPlant(store, id), where }));
+  const { target, fields } = options;
+  return await withTargetStore(target, ctx, async ({ store, where }) => {
+    const plant = await getPlant(store, id);
+    return { plant, where, fields };
+  });
 }

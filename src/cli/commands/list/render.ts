@@ -1,18 +1,25 @@
 import { encodePlants } from '../../../core/encode-plants.js';
+import { encodeFields, type PlantField } from '../../../core/plant-fields.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import { csvField } from '../../../import/csv-text.js';
 import type { IOStreams } from '../../context.js';
 import { FailedMidDocument } from '../../failed-mid-document.js';
+import { writeJsonDocument } from '../../json-output.js';
 import { writeInTurn } from '../../paced-output.js';
 
 /** The formats list writes for import to read back: exactly what import reads. */
 export type ListFormat = 'ndjson' | 'csv';
 
-export interface ListResult {
+/** The plants listed, or how many match (--count). */
+export type ListResult = PlantsListed | { count: number };
+
+export interface PlantsListed {
   /** The plants in id order, a page at a time, read as they are written out (a million need not fit in memory). */
   pages: AsyncIterable<NewPlant[]>;
   format?: ListFormat;
+  /** With --json, only these fields of each plant. */
+  fields?: readonly PlantField[];
   /** Ids of plants CSV cannot carry (an empty tag, a NUL, a lone surrogate), left out and named on stderr: exit 1. */
   notWritten: bigint[];
   /** Said on stderr where a terminal would show nothing at all: `no plants yet in …`. */
@@ -26,6 +33,8 @@ export interface ListResult {
  * and once stdout is gone (`| head -1`) no more pages are read: leaving the loop closes the source.
  */
 export async function renderHuman(result: ListResult, io: IOStreams): Promise<void> {
+  // A number on stdout, for `$(plants list --count)`.
+  if ('count' in result) return void io.stdout.write(`${result.count}\n`);
   if (result.format === 'ndjson') {
     for await (const page of result.pages) {
       if (!(await writeInTurn(io.stdout, encodePlants(page, '', '\n', '\n')))) return;
@@ -62,7 +71,7 @@ function table(rows: string[][], header: boolean, columns: number, io: IOStreams
  * refuses them) or a lone surrogate (UTF-8 has none): such plants are left out, each named on
  * stderr, and the exit code is 1. NDJSON carries every plant.
  */
-async function writeCsv(result: ListResult, io: IOStreams): Promise<void> {
+async function writeCsv(result: PlantsListed, io: IOStreams): Promise<void> {
   if (!(await writeInTurn(io.stdout, 'id,name,tag\n'))) return;
   for await (const page of result.pages) {
     const lines: string[] = [];
@@ -88,13 +97,19 @@ function csvCarries(plant: NewPlant): boolean {
   return plant.tag !== '' && !NOT_IN_CSV.test(plant.name) && (plant.tag === undefined || !NOT_IN_CSV.test(plant.tag));
 }
 
-/** One JSON document: an array of the plants, ids exact, written as they come. */
+/** One JSON document: an array of the plants (or of the fields asked), ids exact, written as they come; or a count. */
 export async function renderJson(result: ListResult, io: IOStreams): Promise<void> {
+  if ('count' in result) return writeJsonDocument(io, { count: result.count });
+  const { fields } = result;
+  // Whole plants into one reused buffer (encode-plants.ts); the fields asked, a line at a time.
+  const encode = (page: NewPlant[], head: string) =>
+    fields === undefined
+      ? encodePlants(page, head, ',\n  ', '')
+      : `${head}${page.map((plant) => encodeFields(plant, fields)).join(',\n  ')}`;
   let count = 0;
   try {
     for await (const page of result.pages) {
-      const text = encodePlants(page, `${count === 0 ? '[' : ','}\n  `, ',\n  ', '');
-      if (!(await writeInTurn(io.stdout, text))) return;
+      if (!(await writeInTurn(io.stdout, encode(page, `${count === 0 ? '[' : ','}\n  `)))) return;
       count += page.length;
     }
   } catch (error) {
@@ -105,5 +120,5 @@ export async function renderJson(result: ListResult, io: IOStreams): Promise<voi
 }
 
 export function exitCode(result: ListResult): number {
-  return result.notWritten.length > 0 ? 1 : 0;
+  return 'notWritten' in result && result.notWritten.length > 0 ? 1 : 0;
 }

@@ -61,7 +61,9 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   );
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request.
-  const inner = await ctx.openStore(location).catch((error: unknown) => {
+  // What the store says of itself as it opens (PostgreSQL: a search without its index), said once.
+  const noted = location.kind === 'postgres' ? { ...location, onNote: (note: string) => say(`plants serve: ${note}`, 'warn') } : location;
+  const inner = await ctx.openStore(noted).catch((error: unknown) => {
     throw startRefusedForDescriptors(error, 'open the store') ?? error;
   });
   let stopping = false;

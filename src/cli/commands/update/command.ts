@@ -1,4 +1,5 @@
-import { declareCommand, defined, JSON_FLAG, usageError } from '../../command-spec.js';
+import { PLANT_FIELDS } from '../../../core/plant-fields.js';
+import { declareCommand, defined, jsonFieldsFlag, jsonOutput, usageError } from '../../command-spec.js';
 import { idArgument } from '../../id-argument.js';
 import { TARGET_FLAGS, targetOptions } from '../../target-flags.js';
 import type { UpdateOptions } from './run.js';
@@ -14,17 +15,18 @@ export const command = declareCommand({
     tag: { kind: 'string', value: '<tag>', description: 'the new tag: any text up to 1,000 characters' },
     noTag: { kind: 'boolean', description: 'remove the tag' },
     ...TARGET_FLAGS,
-    json: JSON_FLAG,
+    json: jsonFieldsFlag(PLANT_FIELDS, 'the plant'),
   },
   examples: ['plants update 1 --name "Boston fern"', 'plants update --id 1 --tag fern', 'plants update --local 1 --no-tag --json'],
   exitCodes: { ok: 'the plant is as given (changed, or so already)', refused: 'no plant with this id', auth: true, unavailable: 'the service or store could not be used' },
   options: ({ flags, args }): UpdateOptions => {
     const id = idArgument('update', { argument: args.id, flag: flags.id });
     if (id === undefined) throw usageError('update', "give the plant's id with --id, or as the argument: plants update <id>");
-    const { name, tag, noTag, json } = flags;
+    const { name, tag, noTag } = flags;
     if (name === undefined && tag === undefined && !noTag) throw usageError('update', 'nothing to change: give --name, --tag or --no-tag');
     // Text: checked against the schema of a change when it runs, as create checks its flags.
-    return { id, change: { ...defined({ name }), ...(noTag ? { tag: null } : defined({ tag })) }, target: targetOptions('update', flags), json };
+    const change = { ...defined({ name }), ...(noTag ? { tag: null } : defined({ tag })) };
+    return { id, change, target: targetOptions('update', flags), ...jsonOutput(flags.json) };
   },
   load: () => import('./run.js'),
 });

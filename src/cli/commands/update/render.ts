@@ -1,7 +1,8 @@
+import type { PlantField } from '../../../core/plant-fields.js';
 import { printable } from '../../../core/printable.js';
 import type { NewPlant } from '../../../core/schemas.js';
 import type { IOStreams } from '../../context.js';
-import { writeJsonDocument } from '../../json-output.js';
+import { writePlantDocument } from '../../json-output.js';
 
 export interface UpdateResult {
   /** The plant as it now is. */
@@ -10,6 +11,8 @@ export interface UpdateResult {
   changed: boolean;
   /** The store file, or the service's base URL. */
   where: string;
+  /** With --json, only these fields. */
+  fields: readonly PlantField[] | undefined;
 }
 
 export function renderHuman({ plant, changed, where }: UpdateResult, io: IOStreams): void {
@@ -20,6 +23,6 @@ export function renderHuman({ plant, changed, where }: UpdateResult, io: IOStrea
 }
 
 /** The plant as it now is, as create and get print it. */
-export function renderJson({ plant }: UpdateResult, io: IOStreams): void {
-  writeJsonDocument(io, plant);
+export function renderJson({ plant, fields }: UpdateResult, io: IOStreams): void {
+  writePlantDocument(io, plant, fields);
 }

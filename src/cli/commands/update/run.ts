@@ -1,4 +1,5 @@
 import { changePlant } from '../../../core/change.js';
+import type { PlantField } from '../../../core/plant-fields.js';
 import { parsePatch } from '../../../core/validate.js';
 import type { CommandImplementation } from '../../command-implementation.js';
 import type { Context } from '../../context.js';
@@ -14,6 +15,8 @@ export interface UpdateOptions {
   change: { name?: string; tag?: string | null };
   target: Target;
   json: boolean;
+  /** With --json, only these fields. */
+  fields?: readonly PlantField[];
 }
 
 export const implementation = {
@@ -26,5 +29,9 @@ async function run(options: UpdateOptions, ctx: Context): Promise<UpdateResult> 
   const id = idFlag('update', '--id', options.id);
   // Validated before anything is read or sent, by the schema of a PATCH body: the messages of create's.
   const change = parsePatch(options.change, id);
-  return await withTargetStore(options.target, ctx, async ({ store, where }) => ({ ...(await changePlant(store, { id, ...change })), where }));
+  const { target, fields } = options;
+  return await withTargetStore(target, ctx, async ({ store, where }) => {
+    const { plant, changed } = await changePlant(store, { id, ...change });
+    return { plant, changed, where, fields };
+  });
 }
