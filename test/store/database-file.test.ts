@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadPlantCheck } from '../../src/core/plant-check.js';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
@@ -48,6 +49,9 @@ function folded(snapshot: Snapshot | undefined): string {
   writer.end();
   return Buffer.concat(chunks).toString('utf8');
 }
+
+// readDatabaseWhole checks each plant as the store does, with the check loaded (plant-check.ts).
+beforeAll(loadPlantCheck);
 
 /** The store file at `path` as a reader with no index reads it: whole, every plant checked, laid out in memory. */
 function readWhole(path: string): DatabaseReader {

@@ -1,5 +1,5 @@
 import { jsonNumberText, parseJson } from '../../core/json.js';
-import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
+import { loadedPlantCheck, type PlantCheck } from '../../core/plant-check.js';
 import { canonicalPlant, encodePlant, plainLineId } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import { readAtOf, readLinesSync, type ReadAt } from '../../fs/lines.js';
@@ -105,22 +105,31 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
  */
 export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
   let text: string;
+  let check: PlantCheck;
+  try {
+    // Before the file is read: where the check is not loaded yet (plant-check.ts), it is read once it is.
+    check = loadedPlantCheck();
+    text = wholeText(fs, fd, path, size);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return normalised(text, path, check);
+}
+
+function wholeText(fs: FileSystem, fd: number, path: string, size: number): string {
   try {
     const bytes = Buffer.allocUnsafe(size);
     let got = 0;
     for (let read = -1; got < size && read !== 0; got += read) read = fs.readSync(fd, bytes, got, size - got, got);
-    text = bytes.toString('utf8', 0, got);
+    return bytes.toString('utf8', 0, got);
   } catch (error) {
     throw storeIoError(path, 'read', error);
-  } finally {
-    fs.closeSync(fd);
   }
-  return normalised(text, path);
 }
 
 /** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
-function normalised(text: string, path: string): DatabaseReader {
-  const { lines, order } = checkedLines(text, path);
+function normalised(text: string, path: string, check: PlantCheck): DatabaseReader {
+  const { lines, order } = checkedLines(text, path, check);
   // Written as a checkpoint writes it, in chunks held as they are: no copy of the whole joined.
   const chunks: Buffer[] = [];
   const starts = new EntriesBuilder();
@@ -135,7 +144,7 @@ function normalised(text: string, path: string): DatabaseReader {
  * position of each id's line); the parsed document is left behind here, for the collector, before
  * the file is laid out.
  */
-function checkedLines(text: string, path: string): { lines: string[]; order: SortedEntries } {
+function checkedLines(text: string, path: string, check: PlantCheck): { lines: string[]; order: SortedEntries } {
   let document: unknown;
   try {
     // A byte order mark, as some editors save UTF-8 with: RFC 8259 lets a parser ignore it.
@@ -154,8 +163,8 @@ function checkedLines(text: string, path: string): { lines: string[]; order: Sor
   const lines: string[] = [];
   const positions = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
-    const { plant, issues } = checkNewPlant(entry);
-    if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalidPlant(issues).message}`);
+    const { plant, invalid } = check(entry);
+    if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalid.message}`);
     positions.push(plant.id, index);
     lines.push(encodePlant(plant));
   });
