@@ -38,8 +38,18 @@ export function readUnvouched(
     fs.closeSync(fd);
     throw storeIoError(path, 'read', error);
   }
-  if (plants === undefined) return { reader: readDatabaseWhole(fs, fd, path, size), readWhole: true };
-  return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
+  if (plants !== undefined) {
+    return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
+  }
+  let check: PlantCheck;
+  try {
+    // Before the file is read: where the check is not loaded yet (plant-check.ts), it is read once it is.
+    check = loadedPlantCheck();
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+  return { reader: readDatabaseWhole(fs, fd, path, size, check), readWhole: true };
 }
 
 const HEAD_BYTES = Buffer.from(`${HEAD}\n`);
@@ -95,7 +105,7 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
 /**
  * A database file no wal-index vouches for and not in our layout, open as `fd` (edited by hand,
  * written by another program): read whole with one parse, through the lossless parser (an int64
- * id keeps every digit), every plant checked as any input is, and laid out in memory as a
+ * id keeps every digit), every plant checked by `check` as any input is, and laid out in memory as a
  * checkpoint writes it: one canonical line a plant, in id order. Its snapshot reads it so, as it
  * reads a file its index vouches for: one reader, of one layout. Where the store may be written, a
  * checkpoint then writes it to disk with its wal-index (file-store.ts), so that every reader after
@@ -103,28 +113,25 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
  * repeated id, is refused (`store_corrupt`) before anything is written, and never overwritten.
  * Closes `fd`.
  */
-export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
+export function readDatabaseWhole(
+  fs: FileSystem,
+  fd: number,
+  path: string,
+  size: number,
+  check: PlantCheck,
+): DatabaseReader {
   let text: string;
-  let check: PlantCheck;
-  try {
-    // Before the file is read: where the check is not loaded yet (plant-check.ts), it is read once it is.
-    check = loadedPlantCheck();
-    text = wholeText(fs, fd, path, size);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return normalised(text, path, check);
-}
-
-function wholeText(fs: FileSystem, fd: number, path: string, size: number): string {
   try {
     const bytes = Buffer.allocUnsafe(size);
     let got = 0;
     for (let read = -1; got < size && read !== 0; got += read) read = fs.readSync(fd, bytes, got, size - got, got);
-    return bytes.toString('utf8', 0, got);
+    text = bytes.toString('utf8', 0, got);
   } catch (error) {
     throw storeIoError(path, 'read', error);
+  } finally {
+    fs.closeSync(fd);
   }
+  return normalised(text, path, check);
 }
 
 /** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
