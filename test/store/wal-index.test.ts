@@ -185,7 +185,7 @@ describe('the index of a store', () => {
     expect([...(await storedPlants(path)).keys()].slice(0, 4)).toEqual([-1n, 0n, 1n, 3n]);
   });
 
-  it('of a journal edited by hand says so, for a reader to load the check of a plant before it reads a page', async () => {
+  it('of a journal edited by hand says so, for a reader to load the check of a plant before a page', async () => {
     const withLine = async (form: string): Promise<string> => {
       const path = await importedStore(2_000, 0);
       await appendFile(`${path}.journal`, `${form}\n`);
@@ -197,7 +197,8 @@ describe('the index of a store', () => {
     };
     const ours = await withLine('{"id":1500,"name":"by hand"}');
     const byHand = await withLine('{ "name": "by hand", "id": 1500 }');
-    const rewritten = (path: string) => (JSON.parse(readFileSync(`${path}.index`, 'utf8').split('\n')[1] as string) as Record<string, unknown>).rewritten;
+    const headerLine = (path: string) => readFileSync(`${path}.index`, 'utf8').split('\n')[1] as string;
+    const rewritten = (path: string) => (JSON.parse(headerLine(path)) as { rewritten?: number }).rewritten;
     expect([rewritten(ours), rewritten(byHand)]).toEqual([0, 1]);
     // Read as by a new process, which has not loaded the check: the line in another form costs no
     // more reads than the one in ours (loaded first, not on the way, the page is read once).
