@@ -3,8 +3,7 @@ import { parseJson } from '../core/json.js';
 import { canonicalPage } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import { checkNewPlant } from '../core/new-plant.js';
-import { ERROR_BODY, PLANT, type ErrorBody, type NewPlant, type Plant } from '../core/schemas.js';
-import { checkShape } from '../core/shapes.js';
+import { ErrorBodySchema, PlantSchema, type ErrorBody, type NewPlant, type Plant } from '../core/schemas.js';
 import type { DeleteOutcome, PatchOutcome, PutOutcome } from '../core/store.js';
 import type { RawAnswer } from './transport.js';
 import { isRetryableStatus } from './retry.js';
@@ -169,10 +168,12 @@ function outsideContract(status: number, body: string, why?: string): PlantsErro
 
 /** A Plant (a 200's body), or undefined. */
 function plantBody(value: unknown): Plant | undefined {
-  return checkShape(PLANT, value).value;
+  const plant = PlantSchema.safeParse(value);
+  return plant.success ? plant.data : undefined;
 }
 
 /** An Error (a 4xx's or 5xx's body), or undefined. */
 function errorBody(value: unknown): ErrorBody | undefined {
-  return checkShape(ERROR_BODY, value).value;
+  const error = ErrorBodySchema.safeParse(value);
+  return error.success ? error.data : undefined;
 }

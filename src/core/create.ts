@@ -1,5 +1,5 @@
 import { PlantsError } from './errors.js';
-import { checkNewPlant, invalidPlant } from './new-plant.js';
+import { checkNewPlant } from './new-plant.js';
 import type { NewPlant, Plant } from './schemas.js';
 import type { PlantStore } from './store.js';
 
@@ -8,9 +8,8 @@ import type { PlantStore } from './store.js';
  * PlantsError `invalid_plant` or `duplicate_id`.
  */
 export async function createPlant(store: PlantStore, input: unknown): Promise<NewPlant> {
-  // The shape of a NewPlant (schemas.ts), as a request's body and a store's line are read.
-  const { plant, issues } = checkNewPlant(input);
-  if (issues !== undefined) throw invalidPlant(issues);
+  const { plant, invalid } = checkNewPlant(input);
+  if (invalid !== undefined) throw invalid;
   return await addPlant(store, plant);
 }
 

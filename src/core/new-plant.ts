@@ -1,13 +1,22 @@
+import type { $ZodError } from 'zod/v4/core';
 import { PlantsError, type Issue } from './errors.js';
-import { NEW_PLANT, NEW_PLANT_TEXT, type NewPlant } from './schemas.js';
-import { checkShape } from './shapes.js';
+import { NewPlantSchema, NewPlantTextSchema, type NewPlant } from './schemas.js';
 
-type Checked = { plant: NewPlant; issues?: undefined } | { issues: Issue[]; plant?: undefined };
+/** A NewPlant, or the error that names each of its problems. */
+export type CheckedPlant = { plant: NewPlant; invalid?: undefined } | { invalid: PlantsError; plant?: undefined };
+
+/** zod's issues as ours: each with its field (`body` for the whole), in the schema's order. */
+export function issuesOf(error: $ZodError): Issue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length === 0 ? 'body' : issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
 
 /** A NewPlant from parsed JSON (a request's body, a store's line, an import's row), or its problems. */
-export function checkNewPlant(value: unknown): Checked {
-  const { value: plant, issues } = checkShape(NEW_PLANT, value);
-  return plant === undefined ? { issues } : { plant };
+export function checkNewPlant(value: unknown): CheckedPlant {
+  const result = NewPlantSchema.safeParse(value);
+  return result.success ? { plant: withoutUndefined(result.data) } : { invalid: invalidPlant(issuesOf(result.error)) };
 }
 
 /**
@@ -15,9 +24,14 @@ export function checkNewPlant(value: unknown): Checked {
  * PlantsError that lists every problem, each with its field.
  */
 export function parseNewPlantText(input: { id?: string | undefined; name?: string | undefined; tag?: string | undefined }): NewPlant {
-  const { value, issues } = checkShape(NEW_PLANT_TEXT, input);
-  if (issues !== undefined) throw invalidPlant(issues);
-  return value;
+  const result = NewPlantTextSchema.safeParse(input);
+  if (!result.success) throw invalidPlant(issuesOf(result.error));
+  return withoutUndefined(result.data);
+}
+
+/** A plant with no `tag` key where it has no tag (zod keeps a key given as undefined). */
+export function withoutUndefined({ id, name, tag }: { id: bigint; name: string; tag?: string | undefined }): NewPlant {
+  return tag === undefined ? { id, name } : { id, name, tag };
 }
 
 /** The error of an invalid plant: every problem, each with its field. */

@@ -1,66 +1,87 @@
+// zod/mini: the same validation as zod's classic API at a fraction of its start-up cost, which a
+// create pays (docs/performance.md). Loaded only where a shape is checked: a store's canonical
+// lines are read without it (plant-json.ts), and the store loads it for any other (plant-check.ts).
+import * as z from 'zod/mini';
 import { INT32_MAX, INT32_MIN } from './int64.js';
-import { describe, isProblem, jsonInteger, notAString, readDecimalInt64, readInt64, readText } from './fields.js';
-import { TEXT_TOO_LONG, withinLimit } from './fields.js';
-import { field, optional, type ShapeValue } from './shapes.js';
+import { describe, isJsonObject, isProblem, jsonInteger, notAString, notAnObject, type Problem } from './fields.js';
+import { readDecimalInt64, readInt64, TEXT_TOO_LONG, withinLimit } from './fields.js';
 
 export { LIMITS } from './fields.js';
 
 /**
- * The contract's shapes, each defined once, here, and read by checkShape (shapes.ts) wherever it is
+ * The contract's shapes, each defined once, here, and checked through these schemas wherever it is
  * read: a request's body, a store's line, an import's row, a command line's flags, a service's
- * answer. openapi.json documents them (test/server/openapi.test.ts holds it to them).
+ * answer. Their messages are the field rules' (fields.ts); openapi.json documents the shapes
+ * (test/server/openapi.test.ts holds it to these schemas).
  */
 
-/** A name or a tag: a string of at most LIMITS.textMaxCharacters characters. */
-const TEXT = field(readText, 'string');
-const INT64 = field(readInt64, 'integer');
+/** A field read by `read`, which returns the value or the message of what is wrong with it. */
+function field<T>(read: (value: unknown) => T | Problem) {
+  return z.transform((value: unknown, ctx) => {
+    const result = read(value);
+    if (!isProblem(result)) return result;
+    ctx.issues.push({ code: 'custom', message: result.problem, input: value });
+    return undefined as T;
+  });
+}
+
+/** An int64 typed as text (a flag, a CSV cell): base-10 digits only. */
+const DecimalInt64Schema = field(readDecimalInt64);
+
+/** A name or a tag: a string, as the JSON Schema of it says (test/server/openapi.test.ts reads it). */
+function text() {
+  return z.string({ error: (issue) => notAString(issue.input) }).check(z.refine(withinLimit, TEXT_TOO_LONG));
+}
+
+const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, { error: (issue) => notAnObject(issue.input) });
+
+export const Int64Schema = field(readInt64);
 
 /** The body that creates a plant. Fields the contract does not name are dropped. */
-export const NEW_PLANT = { id: INT64, name: TEXT, tag: optional(TEXT) };
+export const NewPlantSchema = z.pipe(jsonObject, z.object({ id: Int64Schema, name: text(), tag: z.optional(text()) }));
 
 /** The same NewPlant, typed as text: command-line flags and CSV cells, the id in base-10 digits. */
-export const NEW_PLANT_TEXT = { id: field(readDecimalInt64, 'string'), name: TEXT, tag: optional(TEXT) };
+export const NewPlantTextSchema = z.pipe(
+  jsonObject,
+  z.object({ id: DecimalInt64Schema, name: text(), tag: z.optional(text()) }),
+);
 
 /**
  * The body that replaces a plant (PUT /plants/{id}): a Plant, checked as a NewPlant's fields are.
  * An id is not needed (the path gives it); one given is checked, for the path's to be compared.
  */
-export const PLANT_BODY = { id: optional(INT64), name: TEXT, tag: optional(TEXT) };
+export const PlantBodySchema = z.pipe(
+  jsonObject,
+  z.object({ id: z.optional(Int64Schema), name: text(), tag: z.optional(text()) }),
+);
 
 /** A tag a patch gives: a new one, or null for none. */
-function readPatchTag(value: unknown): string | null | { problem: string } {
+const PatchTagSchema = field((value): string | null | Problem => {
   if (value === null) return null;
   if (typeof value !== 'string') return { problem: `must be a string, or null for no tag, got ${describe(value)}` };
   return withinLimit(value) ? value : { problem: TEXT_TOO_LONG };
-}
+});
 
 /**
  * A JSON Merge Patch of a plant (RFC 7396): the fields it gives change, `"tag": null` removes the
  * tag; a name cannot be removed (`"name": null` is refused as a create refuses it). Fields the
  * contract does not name are dropped, as a NewPlant's are; an id given is checked, for the path's.
  */
-export const PATCH = { id: optional(INT64), name: optional(TEXT), tag: optional(field(readPatchTag, 'other')) };
-
-/** Any string: the answers we read are checked for the contract's types only, not our limits. */
-function readString(value: unknown): string | { problem: string } {
-  return typeof value === 'string' ? value : { problem: notAString(value) };
-}
-
-const readInt32 = jsonInteger(INT32_MIN, INT32_MAX);
-
-/** An Error's code: an int32, as a number. */
-function readErrorCode(value: unknown): number | { problem: string } {
-  const code = readInt32(value);
-  return isProblem(code) ? code : Number(code);
-}
+export const PatchSchema = z.pipe(
+  jsonObject,
+  z.object({ id: z.optional(Int64Schema), name: z.optional(text()), tag: z.optional(PatchTagSchema) }),
+);
 
 /** The 200 answer: a Plant. Loose on purpose: only the contract's types are checked in answers we read. */
-export const PLANT = { name: field(readString, 'string'), tag: optional(field(readString, 'string')) };
+export const PlantSchema = z.pipe(jsonObject, z.object({ name: z.string(), tag: z.optional(z.string()) }));
 
-/** The 400 answer (and every other failure's). */
-export const ERROR_BODY = { error: field(readErrorCode, 'integer'), message: field(readString, 'string') };
+/** The 400 answer (and every other failure's): its code an int32, as a number. */
+export const ErrorBodySchema = z.pipe(
+  jsonObject,
+  z.object({ error: z.pipe(field(jsonInteger(INT32_MIN, INT32_MAX)), z.transform(Number)), message: z.string() }),
+);
 
-export type NewPlant = ShapeValue<typeof NEW_PLANT>;
-export type PlantChange = ShapeValue<typeof PATCH>;
-export type Plant = ShapeValue<typeof PLANT>;
-export type ErrorBody = ShapeValue<typeof ERROR_BODY>;
+export type NewPlant = z.output<typeof NewPlantSchema>;
+export type PlantChange = z.output<typeof PatchSchema>;
+export type Plant = z.output<typeof PlantSchema>;
+export type ErrorBody = z.output<typeof ErrorBodySchema>;

@@ -35,10 +35,12 @@ async function loadedBy(
   return { files, builtins: loaded.filter((name) => name.startsWith('node:')) };
 }
 
+type Env = Record<string, string>;
+
 /** The source modules of each dist/ file a run loads, as its source map names them. */
-async function filesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[][]> {
+async function filesLoadedBy(args: string[], extraEnv: Env = {}, home?: string): Promise<string[][]> {
   return await Promise.all(
-    (await loadedBy(args, extraEnv)).files.map(async (file) => {
+    (await loadedBy(args, extraEnv, home)).files.map(async (file) => {
       const map = JSON.parse(await readFile(`${file}.map`, 'utf8')) as { sources: string[] };
       return map.sources.map((source) => relative(ROOT, resolvePath(dirname(file), source)));
     }),
@@ -46,8 +48,8 @@ async function filesLoadedBy(args: string[], extraEnv: Record<string, string> = 
 }
 
 /** The source modules a run loads: the sources named by the source maps of the dist/ files it loads. */
-async function modulesLoadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
-  return [...new Set((await filesLoadedBy(args, extraEnv)).flat())];
+async function modulesLoadedBy(args: string[], extraEnv: Env = {}, home?: string): Promise<string[]> {
+  return [...new Set((await filesLoadedBy(args, extraEnv, home)).flat())];
 }
 
 const matching = (modules: string[], pattern: RegExp) => modules.filter((source) => pattern.test(source));
@@ -75,11 +77,28 @@ describe('start-up loads only what a command uses', () => {
     expect(files.length).toBeLessThanOrEqual(6);
   });
 
-  it('create --local loads the store but not zod, the HTTP stack or the server', async () => {
+  it('get --local and list --local read our layout without zod; a line in another form loads it', async () => {
+    const home = await tempDir();
+    const journal = join(home, 'store.json.journal');
+    writeFileSync(journal, '{"id":1,"name":"Fern"}\n{"id":2,"name":"Fougère 🌱","tag":"herb"}\n{"delete":1}\n');
+    const read = (args: string[]) => modulesLoadedBy(args, {}, home);
+    const zod = /node_modules\/zod\/|src\/core\/(schemas|new-plant)\.ts/;
+    for (const args of [['get', '--local', '--id', '2'], ['list', '--local', '--limit', '10']]) {
+      expect(matching(await read(args), zod), args.join(' ')).toEqual([]);
+    }
+    // A line edited by hand is checked by the NewPlant schema, loaded for it (core/plant-check.ts).
+    writeFileSync(journal, '{ "id": 3, "name": "by hand" }\n', { flag: 'a' });
+    expect(matching(await read(['get', '--local', '--id', '2']), zod)).toContain('src/core/schemas.ts');
+  });
+
+  it('create --local loads the store and zod/mini for its flags, not the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);
     expect(modules).toContain('src/store/file/file-store.ts');
-    // Its fields are checked by the shape of a NewPlant (core/schemas.ts), read by core/shapes.ts.
-    expect(matching(modules, /node_modules\/(zod|undici|conf|ajv|chalk)\/|src\/core\/validate\.ts/)).toEqual([]);
+    // Its flags are checked by the NewPlant schema (core/schemas.ts), as its floor assumes.
+    expect(modules).toContain('src/core/schemas.ts');
+    expect(matching(modules, /node_modules\/zod\/v4\/mini\//).length).toBeGreaterThan(0);
+    const others = /node_modules\/(undici|conf|ajv|chalk|zod\/v4\/classic)\/|src\/core\/validate\.ts/;
+    expect(matching(modules, others)).toEqual([]);
     expect(matching(modules, /src\/(server|client)\//)).toEqual([]);
   });
 
@@ -88,8 +107,9 @@ describe('start-up loads only what a command uses', () => {
     expect(modules).toContain('src/client/http-client.ts');
     // The store's code is on the start path, loaded with the program (build-start-path.mjs); the server's is not.
     expect(matching(modules, /node_modules\/undici\/|src\/server\/|proper-lockfile|write-file-atomic/)).toEqual([]);
-    // The answers are read by their shapes (core/schemas.ts); no schema library is loaded.
-    expect(matching(modules, /node_modules\/zod\/|src\/core\/validate\.ts/)).toEqual([]);
+    // Its flags and the service's answers are checked by the schemas (core/schemas.ts): zod's mini build only.
+    expect(modules).toContain('src/core/schemas.ts');
+    expect(matching(modules, /node_modules\/zod\/v4\/classic\/|src\/core\/validate\.ts/)).toEqual([]);
   });
 
   it('a remote create, config file included, reads without node:fs/promises (~0.7 ms to load)', async () => {

@@ -1,5 +1,5 @@
 import { jsonNumberText, parseJson } from '../../core/json.js';
-import { checkNewPlant, invalidPlant } from '../../core/new-plant.js';
+import { loadedPlantCheck, type PlantCheck } from '../../core/plant-check.js';
 import { canonicalPlant, encodePlant, plainLineId } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import { readAtOf, readLinesSync, type ReadAt } from '../../fs/lines.js';
@@ -38,8 +38,18 @@ export function readUnvouched(
     fs.closeSync(fd);
     throw storeIoError(path, 'read', error);
   }
-  if (plants === undefined) return { reader: readDatabaseWhole(fs, fd, path, size), readWhole: true };
-  return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
+  if (plants !== undefined) {
+    return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
+  }
+  let check: PlantCheck;
+  try {
+    // Before the file is read: where the check is not loaded yet (plant-check.ts), it is read once it is.
+    check = loadedPlantCheck();
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+  return { reader: readDatabaseWhole(fs, fd, path, size, check), readWhole: true };
 }
 
 const HEAD_BYTES = Buffer.from(`${HEAD}\n`);
@@ -95,7 +105,7 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
 /**
  * A database file no wal-index vouches for and not in our layout, open as `fd` (edited by hand,
  * written by another program): read whole with one parse, through the lossless parser (an int64
- * id keeps every digit), every plant checked as any input is, and laid out in memory as a
+ * id keeps every digit), every plant checked by `check` as any input is, and laid out in memory as a
  * checkpoint writes it: one canonical line a plant, in id order. Its snapshot reads it so, as it
  * reads a file its index vouches for: one reader, of one layout. Where the store may be written, a
  * checkpoint then writes it to disk with its wal-index (file-store.ts), so that every reader after
@@ -103,7 +113,13 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
  * repeated id, is refused (`store_corrupt`) before anything is written, and never overwritten.
  * Closes `fd`.
  */
-export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
+export function readDatabaseWhole(
+  fs: FileSystem,
+  fd: number,
+  path: string,
+  size: number,
+  check: PlantCheck,
+): DatabaseReader {
   let text: string;
   try {
     const bytes = Buffer.allocUnsafe(size);
@@ -115,12 +131,12 @@ export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size
   } finally {
     fs.closeSync(fd);
   }
-  return normalised(text, path);
+  return normalised(text, path, check);
 }
 
 /** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
-function normalised(text: string, path: string): DatabaseReader {
-  const { lines, order } = checkedLines(text, path);
+function normalised(text: string, path: string, check: PlantCheck): DatabaseReader {
+  const { lines, order } = checkedLines(text, path, check);
   // Written as a checkpoint writes it, in chunks held as they are: no copy of the whole joined.
   const chunks: Buffer[] = [];
   const starts = new EntriesBuilder();
@@ -135,7 +151,7 @@ function normalised(text: string, path: string): DatabaseReader {
  * position of each id's line); the parsed document is left behind here, for the collector, before
  * the file is laid out.
  */
-function checkedLines(text: string, path: string): { lines: string[]; order: SortedEntries } {
+function checkedLines(text: string, path: string, check: PlantCheck): { lines: string[]; order: SortedEntries } {
   let document: unknown;
   try {
     // A byte order mark, as some editors save UTF-8 with: RFC 8259 lets a parser ignore it.
@@ -154,8 +170,8 @@ function checkedLines(text: string, path: string): { lines: string[]; order: Sor
   const lines: string[] = [];
   const positions = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
-    const { plant, issues } = checkNewPlant(entry);
-    if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalidPlant(issues).message}`);
+    const { plant, invalid } = check(entry);
+    if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalid.message}`);
     positions.push(plant.id, index);
     lines.push(encodePlant(plant));
   });
