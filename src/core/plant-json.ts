@@ -1,7 +1,7 @@
 import type { PlantsError } from './errors.js';
 import { parseJson } from './json.js';
 import { LIMITS } from './fields.js';
-import type { CheckedPlant } from './new-plant.js';
+import { checkNewPlant } from './new-plant.js';
 import { plainPlant, validPlant } from './plain-line.js';
 import type { NewPlant } from './schemas.js';
 
@@ -134,11 +134,10 @@ export type PlantReading =
 
 /**
  * The one reader of a plant's JSON text: the fast exact path for a canonical line (the form every
- * writer of ours and most NDJSON writers produce), else the lossless parser and `check`, the
- * schema's (new-plant.ts checkNewPlant; the store's readers load it when first needed:
- * plant-check.ts), so that no digit of an id is lost and every problem is named.
+ * writer of ours and most NDJSON writers produce), else the lossless parser and the zod schema
+ * (new-plant.ts), so that no digit of an id is lost and every problem is named.
  */
-export function readPlantJson(text: string, check: (value: unknown) => CheckedPlant): PlantReading {
+export function readPlantJson(text: string): PlantReading {
   const fast = canonicalPlant(text);
   if (fast !== undefined) return { plant: fast, canonical: true };
   let value: unknown;
@@ -148,6 +147,6 @@ export function readPlantJson(text: string, check: (value: unknown) => CheckedPl
     // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
     return { notJson: error instanceof RangeError ? 'nested too deeply' : (error as Error).message };
   }
-  const { plant, invalid } = check(value);
+  const { plant, invalid } = checkNewPlant(value);
   return plant === undefined ? { invalid } : { plant, canonical: false };
 }

@@ -1,6 +1,6 @@
-// zod/mini: the same validation as zod's classic API at a fraction of its start-up cost, which a
-// create pays (docs/performance.md). Loaded only where a shape is checked: a store's canonical
-// lines are read without it (plant-json.ts), and the store loads it for any other (plant-check.ts).
+// zod/mini: the same validation as zod's classic API at a fraction of its start-up cost, which
+// every command that reads or writes a plant pays (docs/performance.md). A store's canonical lines
+// are read without running it (plant-json.ts); a line in any other form is checked by it.
 import * as z from 'zod/mini';
 import { INT32_MAX, INT32_MIN } from './int64.js';
 import { describe, isJsonObject, isProblem, jsonInteger, notAString, notAnObject, type Problem } from './fields.js';

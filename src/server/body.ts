@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { parseJson } from '../core/json.js';
-import { checkNewPlant } from '../core/new-plant.js';
 import { readPlantJson } from '../core/plant-json.js';
 import { printable } from '../core/printable.js';
 import type { NewPlant } from '../core/schemas.js';
@@ -83,7 +82,7 @@ export function jsonOfBody(bytes: Buffer): unknown {
  * `invalid_plant` error for JSON that is not a NewPlant.
  */
 export function newPlantOfBody(bytes: Buffer): NewPlant {
-  const reading = readPlantJson(textOfBody(bytes), checkNewPlant);
+  const reading = readPlantJson(textOfBody(bytes));
   if (reading.notJson !== undefined) throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${printable(reading.notJson)}`);
   if (reading.invalid !== undefined) throw reading.invalid;
   return reading.plant;

@@ -60,7 +60,7 @@ describe('a NewPlant, read from any JSON document', () => {
           for (const issue of invalid.issues) expect(['body', 'id', 'name', 'tag']).toContain(issue.path);
           return;
         }
-        expect(readPlantJson(encodePlant(plant), checkNewPlant)).toMatchObject({ plant });
+        expect(readPlantJson(encodePlant(plant))).toMatchObject({ plant });
       }),
       { numRuns: 3000 },
     );

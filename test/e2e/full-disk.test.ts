@@ -2,7 +2,6 @@ import { openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkNewPlant } from '../../src/core/new-plant.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { DEFAULT_CHECKPOINT_AT } from '../../src/store/file/file-store.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
@@ -238,7 +237,7 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(lost).toEqual([]);
     expect(ids.has(BigInt(count - 1))).toBe(true);
     // Folded or not, as the case says: the store file alone holds the plants a fold put in it.
-    const file = readDatabaseWhole(NODE_FS, openSync(store, 'r'), store, statSync(store).size, checkNewPlant);
+    const file = readDatabaseWhole(NODE_FS, openSync(store, 'r'), store, statSync(store).size);
     try {
       if (folds) {
         expect(file.plants).toBeGreaterThan(count);

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { checkNewPlant } from '../../src/core/new-plant.js';
-import { loadPlantCheck } from '../../src/core/plant-check.js';
+import { describe, expect, it } from 'vitest';
 import { encodePlant } from '../../src/core/plant-json.js';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
@@ -51,13 +49,9 @@ function folded(snapshot: Snapshot | undefined): string {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-// StoreFiles reads a line in another form with the check of a plant, which a FileStore loads for it
-// (plant-check.ts): loaded here, as these tests read the files without one.
-beforeAll(loadPlantCheck);
-
 /** The store file at `path` as a reader with no index reads it: whole, every plant checked, laid out in memory. */
 function readWhole(path: string): DatabaseReader {
-  return readDatabaseWhole(NODE_FS, openSync(path, 'r'), path, statSync(path).size, checkNewPlant);
+  return readDatabaseWhole(NODE_FS, openSync(path, 'r'), path, statSync(path).size);
 }
 
 /** The same file as one its index vouches for: found by halving it, never read whole. */

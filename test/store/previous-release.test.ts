@@ -69,17 +69,6 @@ describe('a store the previous release left', () => {
     expect(readFileSync(`${path}.journal`)).toEqual(before.journal);
   });
 
-  it('has its index written again by its first reader, counting its entries of lines in another form', async () => {
-    const path = await copied();
-    vouchingForCopies(path);
-    const store = await FileStore.open(path);
-    await store.close();
-    const header = JSON.parse(readFileSync(`${path}.index`, 'utf8').split('\n')[1] as string) as { rewritten?: number };
-    // One: the line written by hand, which a reader reads with the check of a plant, loaded first.
-    expect(header.rewritten).toBe(1);
-    expect(readFileSync(`${path}.journal`)).toEqual(readFileSync(join(FIXTURE, 'plants.json.journal')));
-  });
-
   it('copied without its index vouching for the copies, is read exactly, and left as it is with an index', async () => {
     const path = await copied();
     const before = { file: readFileSync(path), ino: statSync(path).ino, journal: readFileSync(`${path}.journal`) };

@@ -1,5 +1,4 @@
 import { isPlantsError } from '../../core/errors.js';
-import { PlantCheckNotLoaded } from '../../core/plant-check.js';
 import { removeTempFiles, RenamedNotDurable, replaceFileSync } from '../../fs/durable-file.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import { storeIoError } from '../store-errors.js';
@@ -79,8 +78,7 @@ export function checkpoint(files: StoreFiles, snapshot: Snapshot, lease: HeldLoc
   } catch (error) {
     if (error instanceof RenamedNotDurable) throw storeIoError(files.path, 'fsync the directory of', error.cause);
     // A database file or WAL that could not be read says so itself; a bug fails the write as before.
-    // A line that needs the check of a plant first (plant-check.ts): the write is made again once it is loaded.
-    if (isPlantsError(error) || error instanceof PlantCheckNotLoaded) throw error;
+    if (isPlantsError(error)) throw error;
     const errno = error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
     if (!errno) throw storeIoError(files.path, 'write', error);
     policy.failed(snapshot);

@@ -1,6 +1,5 @@
 import { isPlantsError } from '../../core/errors.js';
 import { filtersNothing, filterTest } from '../../core/plant-filter.js';
-import { loadPlantCheck, withPlantCheck } from '../../core/plant-check.js';
 import type { NewPlant } from '../../core/schemas.js';
 import type {
   AddOutcome,
@@ -21,7 +20,7 @@ import { commit, type Writing } from './commit.js';
 import { checkpoint, CheckpointPolicy, DEFAULT_CHECKPOINT_AT } from './checkpoint.js';
 import { isReadOnly, refuseReadOnly } from './read-only.js';
 import type { Snapshot } from './snapshot.js';
-import { sameStamp, StoreFiles, type Stamp } from './store-files.js';
+import { sameStamp, StoreFiles } from './store-files.js';
 import { Holds, type HeldLock } from './lock-lease.js';
 import { interruptedError, lockStore } from './store-lock.js';
 import { realStorePath } from './store-paths.js';
@@ -149,15 +148,11 @@ export class FileStore implements PlantStore {
     this.snapshot = undefined;
   }
 
-  /**
-   * The writes of one hold, one after another, each on the store as the one before left it; one made
-   * again where a line it reads needs the check of a plant first (plant-check.ts).
-   */
+  /** The writes of one hold, one after another, each on the store as the one before left it. */
   private writer(leased: () => Promise<HeldLock>): PlantWriter {
     return writerOf(async (decide) => {
       if (this.options.stop?.aborted === true) throw interruptedError(this.path);
-      const lease = await leased();
-      return withPlantCheck(() => this.write(lease, decide));
+      return this.write(await leased(), decide);
     });
   }
 
@@ -169,7 +164,7 @@ export class FileStore implements PlantStore {
     // Whatever the write would change (even nothing: a duplicate), a store made read-only refuses it.
     refuseReadOnly(this.files.fs, this.path, this.files.walPath);
     try {
-      const snapshot = await this.current();
+      const snapshot = (this.snapshot = this.files.current(this.snapshot));
       return await commit(this.writing, snapshot, lease, decide, (next) => (this.snapshot = next));
     } catch (error) {
       this.forget();
@@ -181,31 +176,21 @@ export class FileStore implements PlantStore {
    * A read, on one snapshot. During a hold, its last write's: no other process writes. Else the
    * files as they are now; a read that fails as they change under it (a checkpoint removed the WAL
    * it was reading a line of, an append cut a torn tail and wrote over it as it was read) is tried
-   * again, and after three tries spoiled by writers, under the lock. Made again where a line it
-   * reads needs the check of a plant first (plant-check.ts).
+   * again, and after three tries spoiled by writers, under the lock.
    */
-  private read<T>(work: (snapshot: Snapshot) => T): Promise<T> {
-    return withPlantCheck(async () => {
-      if (this.holds.holding && this.snapshot !== undefined) return work(this.snapshot);
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const stamp = this.files.stamp();
-        try {
-          return work(await this.normalised(await this.current(stamp)));
-        } catch (error) {
-          // Files that did not change: the failure is the answer. A bug is not the files' doing.
-          if (!isPlantsError(error) || sameStamp(stamp, this.files.stamp())) throw error;
-          this.forget();
-        }
+  private async read<T>(work: (snapshot: Snapshot) => T): Promise<T> {
+    if (this.holds.holding && this.snapshot !== undefined) return work(this.snapshot);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const stamp = this.files.stamp();
+      try {
+        return work(await this.normalised((this.snapshot = this.files.current(this.snapshot, stamp))));
+      } catch (error) {
+        // Files that did not change: the failure is the answer. A bug is not the files' doing.
+        if (!isPlantsError(error) || sameStamp(stamp, this.files.stamp())) throw error;
+        this.forget();
       }
-      return this.hold(async () => work(await this.current()));
-    });
-  }
-
-  /** The store's files as they are now, the check of a plant loaded where their wal-index wants it. */
-  private async current(stamp?: Stamp): Promise<Snapshot> {
-    const snapshot = (this.snapshot = this.files.current(this.snapshot, stamp));
-    if (this.files.wantsPlantCheck) await loadPlantCheck();
-    return snapshot;
+    }
+    return this.hold(async () => work((this.snapshot = this.files.current(this.snapshot))));
   }
 
   /**
@@ -223,7 +208,7 @@ export class FileStore implements PlantStore {
     try {
       return await this.locked(NORMALISE_WAIT_MS, undefined, async (leased) => {
         const lease = await leased();
-        const current = await this.current();
+        const current = (this.snapshot = this.files.current(this.snapshot));
         if (!current.database.readWhole) return current;
         return (this.snapshot = checkpoint(this.files, current, lease, this.writing.checkpoints));
       });

@@ -1,5 +1,5 @@
 import { jsonNumberText, parseJson } from '../../core/json.js';
-import { loadedPlantCheck, type PlantCheck } from '../../core/plant-check.js';
+import { checkNewPlant } from '../../core/new-plant.js';
 import { canonicalPlant, encodePlant, plainLineId } from '../../core/plant-json.js';
 import type { FileSystem } from '../../fs/file-system.js';
 import { readAtOf, readLinesSync, type ReadAt } from '../../fs/lines.js';
@@ -41,15 +41,7 @@ export function readUnvouched(
   if (plants !== undefined) {
     return { reader: new DatabaseReader(fileBytes(fs, fd, size), path, plants), readWhole: false };
   }
-  let check: PlantCheck;
-  try {
-    // Before the file is read: where the check is not loaded yet (plant-check.ts), it is read once it is.
-    check = loadedPlantCheck();
-  } catch (error) {
-    fs.closeSync(fd);
-    throw error;
-  }
-  return { reader: readDatabaseWhole(fs, fd, path, size, check), readWhole: true };
+  return { reader: readDatabaseWhole(fs, fd, path, size), readWhole: true };
 }
 
 const HEAD_BYTES = Buffer.from(`${HEAD}\n`);
@@ -105,7 +97,7 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
 /**
  * A database file no wal-index vouches for and not in our layout, open as `fd` (edited by hand,
  * written by another program): read whole with one parse, through the lossless parser (an int64
- * id keeps every digit), every plant checked by `check` as any input is, and laid out in memory as a
+ * id keeps every digit), every plant checked as any input is (its zod schema), and laid out in memory as a
  * checkpoint writes it: one canonical line a plant, in id order. Its snapshot reads it so, as it
  * reads a file its index vouches for: one reader, of one layout. Where the store may be written, a
  * checkpoint then writes it to disk with its wal-index (file-store.ts), so that every reader after
@@ -118,7 +110,6 @@ export function readDatabaseWhole(
   fd: number,
   path: string,
   size: number,
-  check: PlantCheck,
 ): DatabaseReader {
   let text: string;
   try {
@@ -131,12 +122,12 @@ export function readDatabaseWhole(
   } finally {
     fs.closeSync(fd);
   }
-  return normalised(text, path, check);
+  return normalised(text, path);
 }
 
 /** The database file of `text`, in any JSON layout of the documented shape, checked, in ours. */
-function normalised(text: string, path: string, check: PlantCheck): DatabaseReader {
-  const { lines, order } = checkedLines(text, path, check);
+function normalised(text: string, path: string): DatabaseReader {
+  const { lines, order } = checkedLines(text, path);
   // Written as a checkpoint writes it, in chunks held as they are: no copy of the whole joined.
   const chunks: Buffer[] = [];
   const starts = new EntriesBuilder();
@@ -151,7 +142,7 @@ function normalised(text: string, path: string, check: PlantCheck): DatabaseRead
  * position of each id's line); the parsed document is left behind here, for the collector, before
  * the file is laid out.
  */
-function checkedLines(text: string, path: string, check: PlantCheck): { lines: string[]; order: SortedEntries } {
+function checkedLines(text: string, path: string): { lines: string[]; order: SortedEntries } {
   let document: unknown;
   try {
     // A byte order mark, as some editors save UTF-8 with: RFC 8259 lets a parser ignore it.
@@ -170,7 +161,7 @@ function checkedLines(text: string, path: string, check: PlantCheck): { lines: s
   const lines: string[] = [];
   const positions = new EntriesBuilder();
   document.plants.forEach((entry: unknown, index: number) => {
-    const { plant, invalid } = check(entry);
+    const { plant, invalid } = checkNewPlant(entry);
     if (plant === undefined) throw storeCorruptError(path, `plants[${index}]: ${invalid.message}`);
     positions.push(plant.id, index);
     lines.push(encodePlant(plant));

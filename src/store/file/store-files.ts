@@ -32,11 +32,6 @@ export class StoreFiles {
   readonly walIndexPath: string;
   /** The reader of the WAL file a snapshot saw (Snapshot's walReader). */
   private readonly wal: WalOpener;
-  /**
-   * Whether a wal-index opened holds entries of WAL lines in another form than ours, or may (one
-   * of plants 0.1.0): a reader of them loads the check of a plant first (file-store.ts).
-   */
-  wantsPlantCheck = false;
 
   constructor(
     readonly fs: FileSystem,
@@ -66,7 +61,6 @@ export class StoreFiles {
     const found = openWalIndex(fs, this.walIndexPath);
     const vouching = found !== undefined && vouches(found.header, stamp.database, stamp.wal) ? found : undefined;
     if (vouching === undefined) found?.entries.close();
-    if (vouching !== undefined && vouching.header.rewritten !== 0) this.wantsPlantCheck = true;
     // No database file (a store of a WAL alone, never checkpointed): nothing to vouch for.
     const none = new DatabaseReader(memoryBytes([Buffer.from(EMPTY)]), path, 0);
     let database: DatabaseSeen = { path, stamp: stamp.database, reader: none, vouched: true, readWhole: false };
@@ -84,10 +78,8 @@ export class StoreFiles {
       const index = vouching?.entries ?? SortedEntries.EMPTY;
       const snapshot = this.readOn(new Snapshot(database, index, WalTail.empty(), wal, this.walReader), stamp.wal);
       // A database file found in our layout with no wal-index (a store copied): given one at once,
-      // so that the commands after this one need not check it again; so is one of plants 0.1.0, to
-      // say how many of its entries are rewritten.
-      const old = vouching !== undefined && vouching.header.rewritten === undefined;
-      return (database.vouched && !old) || database.readWhole ? snapshot : this.writeIndex(snapshot);
+      // so that the commands after this one need not check it again.
+      return database.vouched || database.readWhole ? snapshot : this.writeIndex(snapshot);
     } catch (error) {
       // A database file read whole closed its descriptor; a reader of one owns it.
       database.reader.close();

@@ -3,7 +3,6 @@ import { replaceFileSync } from '../../fs/durable-file.js';
 import type { FileSystem, BigIntStats } from '../../fs/file-system.js';
 import { storeIoError } from '../store-errors.js';
 import { SortedEntries, type Entries } from './sorted-entries.js';
-import { DELETED } from './wal.js';
 
 /**
  * The wal-index, on disk `<store>.index` (store-paths.ts): what a reader needs to find a plant in
@@ -35,12 +34,6 @@ export interface WalIndexHeader {
   /** WAL lines in its first `bytes` bytes. */
   lines: number;
   entries: number;
-  /**
-   * Entries of WAL lines in another form than ours (wal.ts: rewritten), which a reader reads with
-   * the check of a plant: it loads that first where there are any (plant-check.ts). Absent from an
-   * index of plants 0.1.0, which a reader writes again (store-files.ts).
-   */
-  rewritten?: number;
 }
 
 const MAGIC = 'plants-index 1\n';
@@ -96,13 +89,12 @@ export function openWalIndex(
 export function writeWalIndex(
   fs: FileSystem,
   path: string,
-  header: Omit<WalIndexHeader, 'entries' | 'rewritten'>,
+  header: Omit<WalIndexHeader, 'entries'>,
   entries: SortedEntries,
 ): void {
   // Its numbers are written as this machine holds them, and read as little-endian.
   if (endianness() !== 'LE') throw new Error('no index is written on a big-endian machine');
-  const rewritten = entries.values.reduce((count, value) => (value < DELETED ? count + 1 : count), 0);
-  const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size, rewritten })}\n`);
+  const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
   const padding = Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length);
   const bytes = (array: BigInt64Array | Float64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   replaceFileSync(

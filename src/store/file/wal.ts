@@ -1,6 +1,5 @@
 import { isPlantsError } from '../../core/errors.js';
 import { INT64_MAX, INT64_MIN } from '../../core/int64.js';
-import { checkLoaded, PlantCheckNotLoaded } from '../../core/plant-check.js';
 import { encodePlant, plainLineId, readPlantJson } from '../../core/plant-json.js';
 import type { BigIntStats, FileSystem } from '../../fs/file-system.js';
 import { readAtOf, readLinesSync } from '../../fs/lines.js';
@@ -67,12 +66,12 @@ export function readWal(fs: FileSystem, fd: number, path: string, from: number, 
         onEntry(id, DELETED);
         return;
       }
-      const reading = readPlantJson(text, checkLoaded);
+      const reading = readPlantJson(text);
       if (reading.plant === undefined) throw storeCorruptError(path, reading.notJson !== undefined ? `${name(start)} is not JSON (${reading.notJson})` : `${name(start)}: ${reading.invalid.message}`);
       onEntry(reading.plant.id, reading.canonical ? start : rewritten(start));
     });
   } catch (error) {
-    throw isPlantsError(error) || error instanceof PlantCheckNotLoaded ? error : storeIoError(path, 'read', error);
+    throw isPlantsError(error) ? error : storeIoError(path, 'read', error);
   }
   return { lines, wholeBytes };
 }
@@ -115,7 +114,7 @@ export class WalReader {
     const { block, from, to } = this.lineBytes(start);
     const text = block.toString('utf8', from, to);
     if (value >= 0) return text;
-    const reading = readPlantJson(text, checkLoaded);
+    const reading = readPlantJson(text);
     if (reading.plant === undefined) throw storeCorruptError(this.path, `the line at byte ${start} is not a plant`);
     return encodePlant(reading.plant);
   }
