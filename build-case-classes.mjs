@@ -16,7 +16,9 @@ const folds = /\p{Changes_When_Casefolded}/u;
 const classOf = new Map();
 for (const cp of codePoints) {
   if (classOf.has(cp) || !folds.test(String.fromCodePoint(cp))) continue;
-  const members = [...everything.matchAll(new RegExp(`\\u{${cp.toString(16)}}`, 'giu'))].map((match) => match[0].codePointAt(0));
+  const members = [...everything.matchAll(new RegExp(`\\u{${cp.toString(16)}}`, 'giu'))].map((match) =>
+    match[0].codePointAt(0),
+  );
   if (members.length < 2) continue;
   // One plane per class: folding keeps a string's length in UTF-16 units (name-search.ts relies on it).
   if (new Set(members.map((member) => member > 0xffff)).size > 1) throw new Error(`a class across planes: ${members}`);
@@ -28,7 +30,7 @@ for (const cp of codePoints) {
 const classes = [...new Set(classOf.values())].sort((a, b) => a[0] - b[0]);
 const entries = classes.map((members) => members.map((member) => member.toString(16)).join('.'));
 const lines = [];
-for (let line = ''; entries.length > 0; ) {
+for (let line = ''; entries.length > 0;) {
   const next = `${line === '' ? '' : ' '}${entries[0]}`;
   if (line.length + next.length > 112) {
     lines.push(line);

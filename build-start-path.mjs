@@ -21,7 +21,12 @@ export function startPath(modules, src = 'src') {
     setup(plugin) {
       plugin.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || args.pluginData?.stub) return undefined;
-        const target = await plugin.resolve(args.path, { kind: 'dynamic-import', resolveDir: args.resolveDir, importer: args.importer, pluginData: { stub: true } });
+        const target = await plugin.resolve(args.path, {
+          kind: 'dynamic-import',
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { stub: true },
+        });
         if (target.errors.length > 0 || !target.path.startsWith(ours)) return target;
         return { path: target.path, namespace: 'start-path-stub' };
       });

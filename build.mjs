@@ -27,7 +27,9 @@ const packageVersionOnly = {
   name: 'package-version-only',
   setup(plugin) {
     const path = resolve('package.json');
-    plugin.onLoad({ filter: /[/\\]package\.json$/ }, (args) => (args.path === path ? { contents: JSON.stringify({ version }), loader: 'json' } : undefined));
+    plugin.onLoad({ filter: /[/\\]package\.json$/ }, (args) =>
+      args.path === path ? { contents: JSON.stringify({ version }), loader: 'json' } : undefined,
+    );
   },
 };
 
@@ -72,8 +74,17 @@ await writeFile('dist/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(Object.keys(me
 
 // The man page (package.json "man"), made of the declarations the help is made of: its maker
 // (src/cli/man-page.ts) bundled in memory and run here, so that the package ships the page alone.
-const { outputFiles } = await build({ ...common, entryPoints: ['src/cli/man-page.ts'], bundle: true, format: 'esm', write: false, plugins: [packageVersionOnly] });
-const { manPage } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+const { outputFiles } = await build({
+  ...common,
+  entryPoints: ['src/cli/man-page.ts'],
+  bundle: true,
+  format: 'esm',
+  write: false,
+  plugins: [packageVersionOnly],
+});
+const { manPage } = await import(
+  `data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`
+);
 await mkdir('dist/man');
 await writeFile('dist/man/plants.1', manPage(version));
 
@@ -84,7 +95,10 @@ function thirdPartyNotices(inputs) {
     const { name, version, license } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
     const entries = readdirSync(root);
     const file = entries.find((entry) => /^(licen[cs]e|copying)([-.][\w.-]+)?$/i.test(entry));
-    const text = file === undefined ? licenceInReadme(root, entries) ?? `(no licence text in ${name}; its package.json says ${license})` : readFileSync(`${root}/${file}`, 'utf8').trim();
+    const text =
+      file === undefined
+        ? (licenceInReadme(root, entries) ?? `(no licence text in ${name}; its package.json says ${license})`)
+        : readFileSync(`${root}/${file}`, 'utf8').trim();
     return { name, heading: `${name} ${version} (${license})`, text };
   });
   notices.sort((a, b) => a.name.localeCompare(b.name));
@@ -96,5 +110,7 @@ function thirdPartyNotices(inputs) {
 function licenceInReadme(root, entries) {
   const readme = entries.find((entry) => /^readme(\.md)?$/i.test(entry));
   if (readme === undefined) return undefined;
-  return /^#+\s*licen[cs]e\s*\n([\s\S]*?)(?=^#|(?![\s\S]))/im.exec(readFileSync(`${root}/${readme}`, 'utf8'))?.[1]?.trim();
+  return /^#+\s*licen[cs]e\s*\n([\s\S]*?)(?=^#|(?![\s\S]))/im
+    .exec(readFileSync(`${root}/${readme}`, 'utf8'))?.[1]
+    ?.trim();
 }

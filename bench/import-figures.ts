@@ -11,7 +11,11 @@ const node = process.execPath;
  * Rows per second of one run of `command` against a fresh plants serve; `prepare`, untimed, may
  * fill it first and give the command to time instead.
  */
-async function againstFreshServer(rows: number, command: (server: Server) => Promise<unknown>, prepare?: (server: Server) => Promise<() => Promise<unknown>>): Promise<number> {
+async function againstFreshServer(
+  rows: number,
+  command: (server: Server) => Promise<unknown>,
+  prepare?: (server: Server) => Promise<() => Promise<unknown>>,
+): Promise<number> {
   const server = await plantsServe();
   try {
     const timed = prepare === undefined ? () => command(server) : await prepare(server);
@@ -30,12 +34,28 @@ export async function importVsPool(sizes: Sizes): Promise<{ vsPool: Figure; rows
   const ours: number[] = [];
   const pool: number[] = [];
   for (let i = 0; i < sizes.importRuns; i += 1) {
-    ours.push(await againstFreshServer(sizes.importRows, (server) => mustRun(node, [BIN, 'import', file], env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token }))));
-    pool.push(await againstFreshServer(sizes.importRows, (server) => mustRun(node, [`${ROOT}bench/baselines/pool-loop.mjs`, server.url, server.token, file, '16'])));
+    ours.push(
+      await againstFreshServer(sizes.importRows, (server) =>
+        mustRun(node, [BIN, 'import', file], env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token })),
+      ),
+    );
+    pool.push(
+      await againstFreshServer(sizes.importRows, (server) =>
+        mustRun(node, [`${ROOT}bench/baselines/pool-loop.mjs`, server.url, server.token, file, '16']),
+      ),
+    );
   }
   const rowsPerSecond = median(ours);
   return {
-    vsPool: figure(4, `plants import of ${sizes.importRows.toLocaleString('en')} rows`, 'rows/s', rowsPerSecond, median(pool), { op: '>=', value: 0.7, of: 'ratio' }, 'baseline: undici Pool loop, same bodies, 16 in flight'),
+    vsPool: figure(
+      4,
+      `plants import of ${sizes.importRows.toLocaleString('en')} rows`,
+      'rows/s',
+      rowsPerSecond,
+      median(pool),
+      { op: '>=', value: 0.7, of: 'ratio' },
+      'baseline: undici Pool loop, same bodies, 16 in flight',
+    ),
     rowsPerSecond,
   };
 }
@@ -49,9 +69,21 @@ export async function importVsShellLoop(sizes: Sizes, importRowsPerSecond: numbe
     return `"$PLANTS_NODE" "$PLANTS_BIN" create --id ${plant.id} --name '${plant.name}' --tag ${plant.tag} >/dev/null || exit 1`;
   });
   const loopRate = await againstFreshServer(sizes.loopRows, (server) =>
-    mustRun('bash', ['-c', script.join('\n')], env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token, PLANTS_NODE: node, PLANTS_BIN: BIN })),
+    mustRun(
+      'bash',
+      ['-c', script.join('\n')],
+      env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token, PLANTS_NODE: node, PLANTS_BIN: BIN }),
+    ),
   );
-  return figure(5, 'plants import vs a shell loop of plants create', 'rows/s', importRowsPerSecond, loopRate, { op: '>=', value: 50, of: 'ratio' }, `loop of ${sizes.loopRows} creates`);
+  return figure(
+    5,
+    'plants import vs a shell loop of plants create',
+    'rows/s',
+    importRowsPerSecond,
+    loopRate,
+    { op: '>=', value: 50, of: 'ratio' },
+    `loop of ${sizes.loopRows} creates`,
+  );
 }
 
 export async function importLocal(sizes: Sizes): Promise<Figure> {
@@ -67,9 +99,16 @@ export async function importLocal(sizes: Sizes): Promise<Figure> {
     },
     baseline: () => mustRun(node, [`${ROOT}bench/baselines/plain-import.mjs`, file, out]),
   });
-  return figure(6, `plants import --local of ${sizes.localRows.toLocaleString('en')} rows`, 'ms', times.ours, times.baseline, { op: '<=', value: 3, of: 'ratio' }, 'baseline: read, JSON.parse each line, write one file');
+  return figure(
+    6,
+    `plants import --local of ${sizes.localRows.toLocaleString('en')} rows`,
+    'ms',
+    times.ours,
+    times.baseline,
+    { op: '<=', value: 3, of: 'ratio' },
+    'baseline: read, JSON.parse each line, write one file',
+  );
 }
-
 
 /**
  * Figures 21-22: `import --on-conflict update` of rows that rename every plant of a store of the
@@ -87,10 +126,14 @@ export async function importUpdates(sizes: Sizes): Promise<Figure[]> {
   for (let i = 0; i < sizes.importRuns; i += 1) {
     creates.push(await againstFreshServer(rows, (server) => mustRun(node, [BIN, 'import', file], to(server))));
     updates.push(
-      await againstFreshServer(rows, async () => undefined, async (server) => {
-        await mustRun(node, [BIN, 'import', file], to(server));
-        return () => mustRun(node, [BIN, 'import', renamed, '--on-conflict', 'update'], to(server));
-      }),
+      await againstFreshServer(
+        rows,
+        async () => undefined,
+        async (server) => {
+          await mustRun(node, [BIN, 'import', file], to(server));
+          return () => mustRun(node, [BIN, 'import', renamed, '--on-conflict', 'update'], to(server));
+        },
+      ),
     );
   }
   const localDir = benchDir('import-update-local');
@@ -103,8 +146,13 @@ export async function importUpdates(sizes: Sizes): Promise<Figure[]> {
   const times = await compareTimes(sizes.localRuns, 1, {
     ours: async () => {
       for (const suffix of suffixes) rmSync(`${store}${suffix}`, { force: true });
-      for (const suffix of suffixes) if (existsSync(`${made}${suffix}`)) copyFileSync(`${made}${suffix}`, `${store}${suffix}`);
-      return mustRun(node, [BIN, 'import', localRenamed, '--local', '--on-conflict', 'update'], env(localDir, { PLANTS_STORE: store }));
+      for (const suffix of suffixes)
+        if (existsSync(`${made}${suffix}`)) copyFileSync(`${made}${suffix}`, `${store}${suffix}`);
+      return mustRun(
+        node,
+        [BIN, 'import', localRenamed, '--local', '--on-conflict', 'update'],
+        env(localDir, { PLANTS_STORE: store }),
+      );
     },
     baseline: async () => {
       for (const suffix of suffixes) rmSync(`${store}${suffix}`, { force: true });
@@ -112,7 +160,15 @@ export async function importUpdates(sizes: Sizes): Promise<Figure[]> {
     },
   });
   return [
-    figure(21, `plants import --on-conflict update of ${rows.toLocaleString('en')} rows over as many plants`, 'rows/s', median(updates), median(creates), { op: '>=', value: 0.8, of: 'ratio' }, 'baseline: the create import of as many new rows, into plants serve'),
+    figure(
+      21,
+      `plants import --on-conflict update of ${rows.toLocaleString('en')} rows over as many plants`,
+      'rows/s',
+      median(updates),
+      median(creates),
+      { op: '>=', value: 0.8, of: 'ratio' },
+      'baseline: the create import of as many new rows, into plants serve',
+    ),
     // Times, so the ratio is inverted to compare rates: creates' time over updates'.
     figure(
       22,
@@ -125,4 +181,3 @@ export async function importUpdates(sizes: Sizes): Promise<Figure[]> {
     ),
   ];
 }
-

@@ -64,7 +64,10 @@ export async function importMemory(sizes: Sizes): Promise<Figure[]> {
   const dir = benchDir('rss');
   const [rows, tenth] = [sizes.rssRows, sizes.rssRows / 10];
   const figures: Figure[] = [];
-  for (const [format, make] of [['NDJSON', ndjsonFile], ['CSV', csvFile]] as const) {
+  for (const [format, make] of [
+    ['NDJSON', ndjsonFile],
+    ['CSV', csvFile],
+  ] as const) {
     const file = make(dir, rows);
     const remote = await peakRemote(['import', file], dir);
     const remoteTenth = await peakRemote(['import', make(dir, tenth)], dir);

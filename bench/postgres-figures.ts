@@ -54,7 +54,11 @@ export async function postgresThroughput(sizes: Sizes): Promise<Figure[]> {
       await fresh();
       const servers = [await plantsServe({ database: db.url }), await plantsServe({ database: db.url })] as const;
       try {
-        const groups = { 'instance 1': () => [servers[0].pid], 'instance 2': () => [servers[1].pid], PostgreSQL: postgresPids };
+        const groups = {
+          'instance 1': () => [servers[0].pid],
+          'instance 2': () => [servers[1].pid],
+          PostgreSQL: postgresPids,
+        };
         const run = await cpuShares(groups, () => createsPerSecond([...servers], sizes.serveSeconds));
         two.push(run.result);
         shares.push(run.shares);
@@ -75,9 +79,25 @@ export async function postgresThroughput(sizes: Sizes): Promise<Figure[]> {
       `baseline: pgbench inserting one row a transaction into the same table, ${POOL_SIZE} clients (plants' pool), synchronous_commit on for both`,
     );
     return [
-      figure(9, 'plants serve on PostgreSQL: durable creates/s, 50 connections', 'req/s', median(one), median(json), { op: '>=', value: 0.8, of: 'ratio' }, 'baseline: plants serve on the JSON file store'),
+      figure(
+        9,
+        'plants serve on PostgreSQL: durable creates/s, 50 connections',
+        'req/s',
+        median(one),
+        median(json),
+        { op: '>=', value: 0.8, of: 'ratio' },
+        'baseline: plants serve on the JSON file store',
+      ),
       ...(missing === undefined ? [againstPgbench] : []),
-      figure(10, 'two plants serve on one PostgreSQL, 50 connections over both', 'req/s', median(two), median(json), null, `cores busy: ${busy}; baseline: one plants serve on the JSON file store`),
+      figure(
+        10,
+        'two plants serve on one PostgreSQL, 50 connections over both',
+        'req/s',
+        median(two),
+        median(json),
+        null,
+        `cores busy: ${busy}; baseline: one plants serve on the JSON file store`,
+      ),
     ];
   } finally {
     await db.drop();
@@ -95,7 +115,18 @@ const POOL_SIZE = 10;
 export async function pgbenchInserts(url: string, clients: number, seconds: number): Promise<number> {
   const script = join(benchDir('pgbench'), 'insert.sql');
   writeFileSync(script, "INSERT INTO plants (id, name, tag) VALUES (nextval('plants_bench_ids'), 'plant', 'bench');\n");
-  const { stdout } = await promisify(execFile)('pgbench', ['--no-vacuum', '--client', String(clients), '--jobs', '2', '--time', String(seconds), '--file', script, url]);
+  const { stdout } = await promisify(execFile)('pgbench', [
+    '--no-vacuum',
+    '--client',
+    String(clients),
+    '--jobs',
+    '2',
+    '--time',
+    String(seconds),
+    '--file',
+    script,
+    url,
+  ]);
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1];
   if (tps === undefined) throw new Error(`pgbench printed no rate:\n${stdout}`);
   return Number(tps);

@@ -76,12 +76,18 @@ await measure('start-up (figures 1-3, 17, 18)', () => startupFigures(sizes, node
 await serviceFigures();
 for (const node of nodes.filter((each) => each.path !== process.execPath)) {
   await measure(`figures 4-11 on ${node.label}`, async () => {
-    const run = spawnSync(node.path, ['--import', 'tsx', `${ROOT}bench/run.ts`, '--part', ...(quick ? ['--quick'] : [])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(
+      node.path,
+      ['--import', 'tsx', `${ROOT}bench/run.ts`, '--part', ...(quick ? ['--quick'] : [])],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
+    );
     if (run.status !== 0) throw new Error(`figures 4-11 on ${node.label} failed (exit ${run.status})`);
     return JSON.parse(run.stdout) as Figure[];
   });
 }
-await measure("the cost of a store's size (figures 12-16)", () => storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]));
+await measure("the cost of a store's size (figures 12-16)", () =>
+  storeSizeFigures(sizes, nodes[0] as (typeof nodes)[number]),
+);
 await measure('name search and count (figures 23-28)', () => searchFigures(sizes, nodes[0] as BenchNode, quick));
 await postgres.stop();
 
@@ -92,9 +98,13 @@ const rows = figures.map((f) => [
   `${number(f.ours)} ${f.unit}`,
   f.baseline === null ? '—' : `${number(f.baseline)} ${f.unit}`,
   f.baseline === null ? '—' : `${f.ratio.toFixed(2)}×`,
-  f.target === null ? '—' : `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
+  f.target === null
+    ? '—'
+    : `${f.target.op === '<=' ? '≤' : '≥'} ${f.target.value}${f.target.of === 'ratio' ? '×' : ` ${f.unit}`}`,
   f.target === null ? '—' : f.met ? 'yes' : 'NO',
-  f.floor === undefined || f.baseline === null ? '' : `${number(f.floor)} ${f.unit} (${(f.floor / f.baseline).toFixed(2)}×)`,
+  f.floor === undefined || f.baseline === null
+    ? ''
+    : `${number(f.floor)} ${f.unit} (${(f.floor / f.baseline).toFixed(2)}×)`,
 ]);
 const header = ['#', 'figure', 'ours', 'baseline', 'ratio', 'target', 'met', 'floor (ratio)'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
@@ -102,7 +112,9 @@ const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths
 const table = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 const details = figures.filter((f) => f.detail !== undefined).map((f) => `- ${f.id}, ${f.name}: ${f.detail}`);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
-process.stdout.write(`${table}\n\n${details.join('\n')}\n\n${quick ? 'quick run' : 'full run'} on ${machine}, in ${seconds} s\n`);
+process.stdout.write(
+  `${table}\n\n${details.join('\n')}\n\n${quick ? 'quick run' : 'full run'} on ${machine}, in ${seconds} s\n`,
+);
 
 const results = `${ROOT}bench/results`;
 mkdirSync(results, { recursive: true });

@@ -23,7 +23,10 @@ export async function createsPerSecond(servers: Server | Server[], seconds: numb
       },
     ],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors from ${all.map((each) => each.url).join(', ')}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${result.non2xx} non-2xx answers and ${result.errors} errors from ${all.map((each) => each.url).join(', ')}`,
+    );
   return result['2xx'] / seconds;
 }
 
@@ -45,12 +48,22 @@ export async function serveThroughput(sizes: Sizes): Promise<Figure> {
     ours.push(await measuredServer(plantsServe, sizes.serveSeconds));
     bare.push(await measuredServer(bareServer, sizes.serveSeconds));
   }
-  return figure(7, 'plants serve: durable creates/s, 50 connections', 'req/s', median(ours), median(bare), { op: '>=', value: 0.6, of: 'ratio' }, 'baseline: bare node:http, JSON.parse, 200');
+  return figure(
+    7,
+    'plants serve: durable creates/s, 50 connections',
+    'req/s',
+    median(ours),
+    median(bare),
+    { op: '>=', value: 0.6, of: 'ratio' },
+    'baseline: bare node:http, JSON.parse, 200',
+  );
 }
 
-
 /** As measuredServer, and the server's CPU time a request (µs), which another load on the machine blurs less. */
-async function measuredWithCpu(start: () => Promise<Server>, seconds: number): Promise<{ rate: number; cpuMicros: number }> {
+async function measuredWithCpu(
+  start: () => Promise<Server>,
+  seconds: number,
+): Promise<{ rate: number; cpuMicros: number }> {
   const server = await start();
   try {
     const before = cpuSeconds(server.pid);
@@ -73,5 +86,13 @@ export async function adminPortCost(sizes: Sizes): Promise<Figure> {
     off.push(await measuredWithCpu(() => plantsServe(), sizes.serveSeconds));
   }
   const cpu = (runs: { cpuMicros: number }[]) => median(runs.map((run) => run.cpuMicros)).toFixed(1);
-  return figure(20, 'plants serve with --admin-port (metrics on): durable creates/s', 'req/s', median(on.map((run) => run.rate)), median(off.map((run) => run.rate)), { op: '>=', value: 0.95, of: 'ratio' }, `baseline: the same without --admin-port; the server's CPU a request: ${cpu(on)} µs on, ${cpu(off)} µs off`);
+  return figure(
+    20,
+    'plants serve with --admin-port (metrics on): durable creates/s',
+    'req/s',
+    median(on.map((run) => run.rate)),
+    median(off.map((run) => run.rate)),
+    { op: '>=', value: 0.95, of: 'ratio' },
+    `baseline: the same without --admin-port; the server's CPU a request: ${cpu(on)} µs on, ${cpu(off)} µs off`,
+  );
 }

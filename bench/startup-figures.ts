@@ -26,15 +26,23 @@ async function commands(): Promise<Command[]> {
   const dir = benchDir('startup');
   // Each program creates in a store of its own: 1,000 plants to start with, an id higher each run.
   const stores = new Map<string, string>();
-  const storeOf = (bin: string) => stores.get(bin) ?? (stores.set(bin, storeFile(benchDir('local'), 1000)), stores.get(bin) as string);
+  const storeOf = (bin: string) =>
+    stores.get(bin) ?? (stores.set(bin, storeFile(benchDir('local'), 1000)), stores.get(bin) as string);
   // The reads share one store, which none of them changes.
   const readStore = storeFile(benchDir('read'), 1000);
   let id = 1_000_000;
   const server = await plantsServe();
   const remote = env(dir, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
-  const create = (node: string, bin: string, extra: string[], environment: NodeJS.ProcessEnv) => mustRun(node, [bin, 'create', ...extra, '--id', String((id += 1)), '--name', 'Fern', '--tag', 'herb'], environment);
+  const create = (node: string, bin: string, extra: string[], environment: NodeJS.ProcessEnv) =>
+    mustRun(node, [bin, 'create', ...extra, '--id', String((id += 1)), '--name', 'Fern', '--tag', 'herb'], environment);
   return [
-    { id: 1, name: 'plants --version', floor: 'version', run: (node, bin) => mustRun(node, [bin, '--version'], env(dir)), close: async () => undefined },
+    {
+      id: 1,
+      name: 'plants --version',
+      floor: 'version',
+      run: (node, bin) => mustRun(node, [bin, '--version'], env(dir)),
+      close: async () => undefined,
+    },
     {
       id: 2,
       name: 'plants create --local (store of 1,000)',
@@ -42,7 +50,13 @@ async function commands(): Promise<Command[]> {
       run: (node, bin) => create(node, bin, ['--local'], env(dir, { PLANTS_STORE: storeOf(bin) })),
       close: async () => undefined,
     },
-    { id: 3, name: 'plants create against plants serve', floor: 'create-remote', run: (node, bin) => create(node, bin, [], remote), close: () => server.stop() },
+    {
+      id: 3,
+      name: 'plants create against plants serve',
+      floor: 'create-remote',
+      run: (node, bin) => create(node, bin, [], remote),
+      close: () => server.stop(),
+    },
     {
       id: 17,
       name: 'plants get --local (store of 1,000)',
@@ -54,7 +68,8 @@ async function commands(): Promise<Command[]> {
       id: 18,
       name: 'plants list --local --limit 10 (store of 1,000)',
       floor: 'list-local',
-      run: (node, bin) => mustRun(node, [bin, 'list', '--local', '--limit', '10'], env(dir, { PLANTS_STORE: readStore })),
+      run: (node, bin) =>
+        mustRun(node, [bin, 'list', '--local', '--limit', '10'], env(dir, { PLANTS_STORE: readStore })),
       close: async () => undefined,
     },
   ];
@@ -64,7 +79,11 @@ async function commands(): Promise<Command[]> {
  * The start-up figures on each Node: whole processes, each against `node -e 0` of the same Node,
  * with the floor of the libraries plants requires (bench/floors) in the same runs.
  */
-export async function startupFigures(sizes: Sizes, nodes: readonly BenchNode[], floors: Record<FloorName, string>): Promise<Figure[]> {
+export async function startupFigures(
+  sizes: Sizes,
+  nodes: readonly BenchNode[],
+  floors: Record<FloorName, string>,
+): Promise<Figure[]> {
   const figures: Figure[] = [];
   const list = await commands();
   try {
@@ -80,7 +99,18 @@ export async function startupFigures(sizes: Sizes, nodes: readonly BenchNode[], 
         const target = Number((floor / baseline + ABOVE_FLOOR).toFixed(2));
         const guard = { op: '<=', value: target, of: 'ratio' } as const;
         if (node.major === 24) {
-          figures.push(figure(command.id, name, 'ms', ours, baseline, guard, `guard: the floor + ${ABOVE_FLOOR}× node -e 0`, floor));
+          figures.push(
+            figure(
+              command.id,
+              name,
+              'ms',
+              ours,
+              baseline,
+              guard,
+              `guard: the floor + ${ABOVE_FLOOR}× node -e 0`,
+              floor,
+            ),
+          );
         } else {
           const detail = `no guard on Node ${node.major}; Node 24's would be ≤ ${target}×`;
           figures.push(figure(command.id, name, 'ms', ours, baseline, null, detail, floor));

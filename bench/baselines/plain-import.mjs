@@ -3,5 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [input, output] = process.argv.slice(2);
-const plants = readFileSync(input, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+const plants = readFileSync(input, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => JSON.parse(line));
 writeFileSync(output, JSON.stringify({ plantStore: 1, plants }));

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
 const [url, token, file, concurrency] = process.argv.slice(2);
-const bodies = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+const bodies = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
 const pool = new Pool(url, { connections: Number(concurrency) });
 let next = 0;
 let failed = 0;

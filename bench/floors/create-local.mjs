@@ -21,7 +21,9 @@ program
     const journal = `${path}.journal`;
     mkdirSync(`${path}.lock`);
     const ids = new Set(JSON.parse(readFileSync(path, 'utf8')).plants.map((stored) => BigInt(stored.id)));
-    if (existsSync(journal)) for (const line of readFileSync(journal, 'utf8').split('\n')) if (line !== '') ids.add(BigInt(JSON.parse(line).id));
+    if (existsSync(journal))
+      for (const line of readFileSync(journal, 'utf8').split('\n'))
+        if (line !== '') ids.add(BigInt(JSON.parse(line).id));
     if (ids.has(plant.id)) throw new Error('duplicate id');
     const fd = openSync(journal, 'a');
     writeSync(fd, `${JSON.stringify({ ...plant, id: Number(plant.id) })}\n`);

@@ -15,9 +15,15 @@ program
   .action(async (options) => {
     const plant = NewPlant.parse({ id: BigInt(options.id), name: options.name, tag: options.tag });
     const body = `{"id":${plant.id},"name":${JSON.stringify(plant.name)}}`;
-    const headers = { authorization: `Bearer ${process.env.PLANTS_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers = {
+      authorization: `Bearer ${process.env.PLANTS_TOKEN}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    };
     await new Promise((resolve, reject) => {
-      const outgoing = request(`${process.env.PLANTS_BASE_URL}/plants`, { method: 'POST', headers }, (answer) => answer.resume().on('end', resolve));
+      const outgoing = request(`${process.env.PLANTS_BASE_URL}/plants`, { method: 'POST', headers }, (answer) =>
+        answer.resume().on('end', resolve),
+      );
       outgoing.on('error', reject).end(body);
     });
     process.stdout.write(`Created plant ${plant.id}\n`);

@@ -10,7 +10,11 @@ program
   .option('--local')
   .option('--id <id>')
   .action((options) => {
-    const plant = JSON.parse(readFileSync(process.env.PLANTS_STORE, 'utf8')).plants.find((stored) => String(stored.id) === options.id);
-    process.stdout.write(`id   ${plant.id}\nname ${plant.name}\n${plant.tag === undefined ? '' : `tag  ${plant.tag}\n`}`);
+    const plant = JSON.parse(readFileSync(process.env.PLANTS_STORE, 'utf8')).plants.find(
+      (stored) => String(stored.id) === options.id,
+    );
+    process.stdout.write(
+      `id   ${plant.id}\nname ${plant.name}\n${plant.tag === undefined ? '' : `tag  ${plant.tag}\n`}`,
+    );
   });
 program.parseAsync();

@@ -33,7 +33,10 @@ export function postgresPids(): number[] {
  * whole time), and this process, the load generator. Each group is listed before and after: a
  * process that started meanwhile (a backend a pool opened) counts in full, one that ended does not.
  */
-export async function cpuShares<T>(groups: Record<string, () => number[]>, work: () => Promise<T>): Promise<{ result: T; shares: Record<string, number> }> {
+export async function cpuShares<T>(
+  groups: Record<string, () => number[]>,
+  work: () => Promise<T>,
+): Promise<{ result: T; shares: Record<string, number> }> {
   const before = new Map<number, number>();
   for (const list of Object.values(groups)) for (const pid of list()) before.set(pid, cpuSeconds(pid));
   const selfBefore = process.cpuUsage();

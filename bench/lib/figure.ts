@@ -35,14 +35,60 @@ export interface Sizes {
   bigStore: number;
 }
 
-export const FULL: Sizes = { startupRuns: 50, warmup: 5, importRows: 20_000, importRuns: 3, loopRows: 300, localRows: 100_000, localRuns: 3, serveSeconds: 6, serveRuns: 3, rssRows: 1_000_000, listRows: 1_000_000, bigStore: 1_000_000 };
-export const QUICK: Sizes = { startupRuns: 5, warmup: 1, importRows: 2_000, importRuns: 1, loopRows: 20, localRows: 10_000, localRuns: 1, serveSeconds: 2, serveRuns: 1, rssRows: 20_000, listRows: 20_000, bigStore: 20_000 };
+export const FULL: Sizes = {
+  startupRuns: 50,
+  warmup: 5,
+  importRows: 20_000,
+  importRuns: 3,
+  loopRows: 300,
+  localRows: 100_000,
+  localRuns: 3,
+  serveSeconds: 6,
+  serveRuns: 3,
+  rssRows: 1_000_000,
+  listRows: 1_000_000,
+  bigStore: 1_000_000,
+};
+export const QUICK: Sizes = {
+  startupRuns: 5,
+  warmup: 1,
+  importRows: 2_000,
+  importRuns: 1,
+  loopRows: 20,
+  localRows: 10_000,
+  localRuns: 1,
+  serveSeconds: 2,
+  serveRuns: 1,
+  rssRows: 20_000,
+  listRows: 20_000,
+  bigStore: 20_000,
+};
 
-export function figure(id: number, name: string, unit: string, ours: number, baseline: number | null, target: Figure['target'], detail?: string, floor?: number): Figure {
+export function figure(
+  id: number,
+  name: string,
+  unit: string,
+  ours: number,
+  baseline: number | null,
+  target: Figure['target'],
+  detail?: string,
+  floor?: number,
+): Figure {
   const ratio = baseline === null ? ours : ours / baseline;
   const measured = target?.of === 'ratio' ? ratio : ours;
   const met = target === null || (target.op === '<=' ? measured <= target.value : measured >= target.value);
-  return { id, name, unit, ours, baseline, ratio, target, met, ...(detail === undefined ? {} : { detail }), ...(floor === undefined ? {} : { floor }) };
+  return {
+    id,
+    name,
+    unit,
+    ours,
+    baseline,
+    ratio,
+    target,
+    met,
+    ...(detail === undefined ? {} : { detail }),
+    ...(floor === undefined ? {} : { floor }),
+  };
 }
 
 /**
@@ -51,5 +97,11 @@ export function figure(id: number, name: string, unit: string, ours: number, bas
  * start-up here and hides our own cost).
  */
 export function env(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dir, PLANTS_CONFIG_DIR: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    PLANTS_CONFIG_DIR: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    ...extra,
+  };
 }

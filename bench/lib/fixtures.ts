@@ -15,7 +15,12 @@ export function benchDir(name: string): string {
 export function ndjsonFile(dir: string, rows: number, renamed = false): string {
   const path = join(dir, `plants-${rows}${renamed ? '-renamed' : ''}.ndjson`);
   const lines: string[] = [];
-  for (let id = 1; id <= rows; id += 1) lines.push(renamed ? `{"id":${id},"name":"renamed plant ${id}","tag":"bench2"}` : `{"id":${id},"name":"plant ${id}","tag":"bench"}`);
+  for (let id = 1; id <= rows; id += 1)
+    lines.push(
+      renamed
+        ? `{"id":${id},"name":"renamed plant ${id}","tag":"bench2"}`
+        : `{"id":${id},"name":"plant ${id}","tag":"bench"}`,
+    );
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
@@ -45,6 +50,11 @@ export function storeFile(dir: string, count: number): string {
  */
 export async function importedStore(dir: string, rows: number): Promise<string> {
   const path = join(dir, 'store.json');
-  await mustRun(process.execPath, [BIN, 'import', ndjsonFile(dir, rows), '--local'], env(dir, { PLANTS_STORE: path }), 'ignore');
+  await mustRun(
+    process.execPath,
+    [BIN, 'import', ndjsonFile(dir, rows), '--local'],
+    env(dir, { PLANTS_STORE: path }),
+    'ignore',
+  );
   return path;
 }

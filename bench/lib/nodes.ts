@@ -21,7 +21,8 @@ function benchNode(path: string): BenchNode {
  */
 export function benchNodes(): BenchNode[] {
   const node24 = `${ROOT}.ci/node24/node_modules/.bin/node`;
-  if (!existsSync(node24)) execFileSync('npm', ['ci', '--prefix', `${ROOT}.ci/node24`, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (!existsSync(node24))
+    execFileSync('npm', ['ci', '--prefix', `${ROOT}.ci/node24`, '--no-audit', '--no-fund'], { stdio: 'inherit' });
   const nodes = [benchNode(node24), benchNode(process.execPath)];
   return nodes[0]?.label === nodes[1]?.label ? nodes.slice(0, 1) : nodes;
 }

@@ -14,7 +14,12 @@ export interface Run extends ProcessResult {
  * non-zero exit is an error: a benchmark of a failing command measures nothing. Its stdout is
  * kept, or with `ignore` goes nowhere (a million plants listed).
  */
-export async function mustRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, stdout: 'pipe' | 'ignore' = 'pipe'): Promise<Run> {
+export async function mustRun(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  stdout: 'pipe' | 'ignore' = 'pipe',
+): Promise<Run> {
   const started = performance.now();
   const result = await finished(spawn(command, args, { env, stdio: ['ignore', stdout, 'pipe'] }));
   const run = { ...result, ms: performance.now() - started };
@@ -25,7 +30,9 @@ export async function mustRun(command: string, args: string[], env: NodeJS.Proce
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**
@@ -33,7 +40,11 @@ export function median(values: number[]): number {
  * that whatever else the shared machine does falls on all alike; in a new random order each
  * round, so that none always runs right after the same other.
  */
-export async function compareTimes<K extends string>(runs: number, warmup: number, runners: Record<K, () => Promise<Run>>): Promise<Record<K, number>> {
+export async function compareTimes<K extends string>(
+  runs: number,
+  warmup: number,
+  runners: Record<K, () => Promise<Run>>,
+): Promise<Record<K, number>> {
   const names = Object.keys(runners) as K[];
   for (let i = 0; i < warmup; i += 1) for (const name of names) await runners[name]();
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;

@@ -40,13 +40,24 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * on the store file `store`, or on the PostgreSQL database at `database`; with `flags` besides.
  */
 export async function plantsServe(on: { database?: string; store?: string; flags?: string[] } = {}): Promise<Server> {
-  const args = [...(on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : []), ...(on.flags ?? [])];
+  const args = [
+    ...(on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : []),
+    ...(on.flags ?? []),
+  ];
   const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), args);
   return { ...server, pid: server.child.pid as number, stop: async () => void (await server.stop()) };
 }
 
 /** The bare node:http baseline server. */
 export async function bareServer(): Promise<Server> {
-  const child = spawn(process.execPath, [`${ROOT}bench/baselines/bare-server.mjs`], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return { url: await started(child, 'the bare server'), pid: child.pid as number, token: TOKEN, store: '', stop: stopper(child) };
+  const child = spawn(process.execPath, [`${ROOT}bench/baselines/bare-server.mjs`], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return {
+    url: await started(child, 'the bare server'),
+    pid: child.pid as number,
+    token: TOKEN,
+    store: '',
+    stop: stopper(child),
+  };
 }

@@ -185,7 +185,12 @@ export function declareCommand<
   };
 }
 
-function declaredInput<F extends Flags, A extends readonly ArgumentSpec[]>(command: string, flags: F, args: A, input: ParsedInput): DeclaredInput<F, A> {
+function declaredInput<F extends Flags, A extends readonly ArgumentSpec[]>(
+  command: string,
+  flags: F,
+  args: A,
+  input: ParsedInput,
+): DeclaredInput<F, A> {
   const values: Record<string, unknown> = {};
   const given = new Set<keyof F>();
   for (const [key, flag] of Object.entries(flags)) {
@@ -248,7 +253,10 @@ export interface OutputOptions {
   json: boolean;
 }
 
-export const JSON_FLAG = { kind: 'boolean', description: 'print the outcome, or the failure, as one JSON document on stdout' } as const satisfies BooleanFlag;
+export const JSON_FLAG = {
+  kind: 'boolean',
+  description: 'print the outcome, or the failure, as one JSON document on stdout',
+} as const satisfies BooleanFlag;
 
 /** --json of a command whose document is a plant, plants, or of these fields: with fields, only those. */
 export function jsonFieldsFlag<const Field extends string>(fields: readonly Field[], what = 'the plants') {
@@ -276,7 +284,9 @@ export function usageError(command: string, message: string): PlantsError {
 }
 
 /** The fields of `values` that are not undefined: options without the flags not given. */
-export function defined<T extends object>(values: T): { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+export function defined<T extends object>(
+  values: T,
+): { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
   [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
 } {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as never;

@@ -12,7 +12,11 @@ export type OnCommand = (spec: CommandSpec, input: ParsedInput) => Promise<void>
  * declarations (help.ts). An action hands the command's declaration and what was parsed to
  * `onCommand`; nothing here loads a command's implementation.
  */
-export function buildProgram(sections: readonly CommandSection[], ctx: { io: IOStreams; version: string }, onCommand: OnCommand): Command {
+export function buildProgram(
+  sections: readonly CommandSection[],
+  ctx: { io: IOStreams; version: string },
+  onCommand: OnCommand,
+): Command {
   const [version, noColor, help] = PROGRAM_FLAGS;
   const program = new Command('plants')
     .version(ctx.version, version[0], version[1])
@@ -47,7 +51,10 @@ function defineHelpCommand(program: Command): void {
     let topic: Command = program;
     for (const word of words) {
       const next = topic.commands.find((sub) => sub.name() === word && sub !== command);
-      if (next === undefined) throw new PlantsError('usage', `unknown help topic ${JSON.stringify(words.join(' '))}`, { hint: 'see plants --help' });
+      if (next === undefined)
+        throw new PlantsError('usage', `unknown help topic ${JSON.stringify(words.join(' '))}`, {
+          hint: 'see plants --help',
+        });
       topic = next;
     }
     topic.outputHelp();
@@ -73,7 +80,8 @@ function option(command: string, key: string, flag: FlagSpec): Option {
   // `[fields]`: an optional value; flag-values.ts's fieldListsJoined decides which word is one.
   if (flag.kind === 'fields') return new Option(`${name} ${flag.value}`, flag.description);
   const made = new Option(`${name} ${flag.value}`, flag.description);
-  if (flag.kind === 'strings') return made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  if (flag.kind === 'strings')
+    return made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   // Commander keeps the last of a flag given twice: which one the user meant is not known.
   return made.argParser((value: string, previous: string | undefined) => {
     if (previous !== undefined) throw usageError(command, `${name} was given more than once: it takes one value`);

@@ -6,7 +6,6 @@ import type { StoreLocation } from '../store/open-store.js';
 import type { StopSignal } from './exit-codes.js';
 import type { Style } from './output.js';
 
-
 /**
  * A stream a writer of unbounded output waits on (see writeInTurn in paced-output.ts): its events
  * say when it wants more, and when it takes nothing more.

@@ -17,12 +17,15 @@ export const EXIT_MEANINGS: Record<ExitName, { shown: string; meaning: string }>
     shown: '4',
     meaning:
       'the store could not be used: service unreachable, timed out or outside the contract, or the local store ' +
-      'unreadable, not a plants store, or locked; or a file of plants\' own (the config file, the server\'s token ' +
+      "unreadable, not a plants store, or locked; or a file of plants' own (the config file, the server's token " +
       'file) could not be written; or the output could not be written (stdout, or stderr of a command that would ' +
       'exit 0); or no file could be opened: the limit of open files (ulimit -n)',
   },
   internal: { shown: '70', meaning: 'internal error (a bug: run with PLANTS_DEBUG=1 and report it)' },
-  interrupted: { shown: '129, 130, 143', meaning: 'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary' },
+  interrupted: {
+    shown: '129, 130, 143',
+    meaning: 'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary',
+  },
 };
 
 /**

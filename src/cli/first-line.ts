@@ -15,7 +15,8 @@ export async function readFirstLine(stream: Readable, what: string): Promise<str
     text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
     const end = text.search(/\r?\n/);
     if (end !== -1) return text.slice(0, end).trim();
-    if (text.length > MAX_BYTES) throw new PlantsError('usage', `the first line of ${what} is longer than ${MAX_BYTES} bytes: not a token`);
+    if (text.length > MAX_BYTES)
+      throw new PlantsError('usage', `the first line of ${what} is longer than ${MAX_BYTES} bytes: not a token`);
   }
   return text.trim();
 }

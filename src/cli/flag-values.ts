@@ -8,13 +8,19 @@ const EVERY_COMMAND = ['-h', '--help', '--no-color'];
  * The command or group a command line names (`create`, `config`), if it names one: its first word
  * that is no flag, as commander takes it (the program's own flags take no value).
  */
-export function namedEntry(commands: readonly (CommandSpec | CommandGroup)[], argv: readonly string[]): CommandSpec | CommandGroup | undefined {
+export function namedEntry(
+  commands: readonly (CommandSpec | CommandGroup)[],
+  argv: readonly string[],
+): CommandSpec | CommandGroup | undefined {
   const first = argv.find((word) => !word.startsWith('-'));
   return commands.find((candidate) => candidate.name === first);
 }
 
 /** The command a command line names (`create`, `config get`), if it names one: the words before it may only be flags. */
-export function commandOf(commands: readonly (CommandSpec | CommandGroup)[], argv: readonly string[]): CommandSpec | undefined {
+export function commandOf(
+  commands: readonly (CommandSpec | CommandGroup)[],
+  argv: readonly string[],
+): CommandSpec | undefined {
   const entry = namedEntry(commands, argv);
   if (entry === undefined || !('commands' in entry)) return entry;
   const words = argv.filter((word) => !word.startsWith('-'));
@@ -56,12 +62,16 @@ export function refuseFlagsAsValues(flags: Flags, argv: readonly string[]): void
  */
 export function refuseContradictions(flags: Flags, argv: readonly string[]): void {
   const end = argv.indexOf('--');
-  const words = (end === -1 ? argv : argv.slice(0, end)).map((word) => (word.startsWith('--') && word.includes('=') ? word.slice(0, word.indexOf('=')) : word));
+  const words = (end === -1 ? argv : argv.slice(0, end)).map((word) =>
+    word.startsWith('--') && word.includes('=') ? word.slice(0, word.indexOf('=')) : word,
+  );
   for (const key of Object.keys(flags)) {
     const base = negated(key);
     if (base === undefined || !(base in flags)) continue;
     if (words.includes(flagName(key)) && words.includes(flagName(base))) {
-      throw new PlantsError('usage', `${flagName(base)} and ${flagName(key)} cannot be used together`, { hint: 'give one of the two' });
+      throw new PlantsError('usage', `${flagName(base)} and ${flagName(key)} cannot be used together`, {
+        hint: 'give one of the two',
+      });
     }
   }
 }

@@ -17,7 +17,11 @@ export interface CommandSection {
 export const HELP_FLAG = ['-h, --help', 'show help for a command'] as const;
 
 /** The program's own flags, before a command. */
-export const PROGRAM_FLAGS = [['-V, --version', 'print the version'], ['--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'], HELP_FLAG] as const;
+export const PROGRAM_FLAGS = [
+  ['-V, --version', 'print the version'],
+  ['--no-color', 'no colour, even on a terminal (also: NO_COLOR=1)'],
+  HELP_FLAG,
+] as const;
 
 const LEARN_MORE = 'Use `plants <command> --help` (or `plants help <command>`) for more about a command.';
 
@@ -54,12 +58,21 @@ export function programHelp(sections: readonly CommandSection[], width: number):
     // `help` is commander's command, not a declared one: listed last, with the additional ones.
     ...sections.map((section, i): Section => [
       section.title,
-      table([...section.entries.map((entry) => [`${entry.name}:`, entry.summary] as const), ...(i === sections.length - 1 ? [['help:', HELP_FLAG[1]] as const] : [])], width),
+      table(
+        [
+          ...section.entries.map((entry) => [`${entry.name}:`, entry.summary] as const),
+          ...(i === sections.length - 1 ? [['help:', HELP_FLAG[1]] as const] : []),
+        ],
+        width,
+      ),
     ]),
     ['FLAGS', table(PROGRAM_FLAGS, width)],
     ['EXAMPLES', exampleLines(PROGRAM_EXAMPLES)],
     ['EXIT CODES', table(exitCodeRows(), width)],
-    ['ENVIRONMENT', [...wrap('A setting given here overrides config.json.', width, '  '), ...table(ENVIRONMENT, width)]],
+    [
+      'ENVIRONMENT',
+      [...wrap('A setting given here overrides config.json.', width, '  '), ...table(ENVIRONMENT, width)],
+    ],
     ['LEARN MORE', wrap(LEARN_MORE, width, '  ')],
   ]);
 }
@@ -69,7 +82,13 @@ export function groupHelp(group: CommandGroup, width: number): string {
     ['', paragraphs(sentence(group.summary), width)],
     ['', group.description === undefined ? [] : paragraphs(group.description, width)],
     ['USAGE', [`  plants ${group.name} <command> [flags]`]],
-    ['AVAILABLE COMMANDS', table(group.commands.map((spec) => [`${spec.name.split(' ').at(-1) as string}:`, spec.summary]), width)],
+    [
+      'AVAILABLE COMMANDS',
+      table(
+        group.commands.map((spec) => [`${spec.name.split(' ').at(-1) as string}:`, spec.summary]),
+        width,
+      ),
+    ],
     ['INHERITED FLAGS', table([HELP_FLAG], width)],
     ['EXAMPLES', exampleLines(group.examples)],
     ['EXIT CODES', table(exitCodeRows(group.exitCodes), width)],
@@ -83,7 +102,13 @@ export function commandHelp(spec: CommandSpec, width: number): string {
     ['', paragraphs(sentence(spec.summary), width)],
     ['', spec.description === undefined ? [] : paragraphs(spec.description, width)],
     ['USAGE', wrap(usageLine(spec), width, '  ', '    ')],
-    ['ARGUMENTS', table(spec.arguments.map((arg) => [arg.name, arg.description]), width)],
+    [
+      'ARGUMENTS',
+      table(
+        spec.arguments.map((arg) => [arg.name, arg.description]),
+        width,
+      ),
+    ],
     ['FLAGS', table(flagRows(flags.filter(([, flag]) => flag.inherited !== true)), width)],
     ['INHERITED FLAGS', table([...flagRows(flags.filter(([, flag]) => flag.inherited === true)), HELP_FLAG], width)],
     ['EXAMPLES', exampleLines(spec.examples)],
@@ -93,14 +118,19 @@ export function commandHelp(spec: CommandSpec, width: number): string {
 
 /** `plants create --id <id> --name <name> [flags]`: the required flags, the arguments, then the rest. */
 export function usageLine(spec: CommandSpec): string {
-  const required = Object.entries(spec.flags).flatMap(([key, flag]) => (flag.kind === 'string' && flag.required === true ? [`${flagName(key)} ${flag.value}`] : []));
+  const required = Object.entries(spec.flags).flatMap(([key, flag]) =>
+    flag.kind === 'string' && flag.required === true ? [`${flagName(key)} ${flag.value}`] : [],
+  );
   const args = spec.arguments.map((arg) => (arg.required ? `<${arg.name}>` : `[<${arg.name}>]`));
   return ['plants', spec.name, ...required, ...args, '[flags]'].join(' ');
 }
 
 /** A flag as help shows it (`--id <id>`), and what it says of it. */
 export function flagRows(flags: readonly (readonly [string, FlagSpec])[]): [string, string][] {
-  return flags.map(([key, flag]) => [flag.kind === 'boolean' ? flagName(key) : `${flagName(key)} ${flag.value}`, flagText(flag)]);
+  return flags.map(([key, flag]) => [
+    flag.kind === 'boolean' ? flagName(key) : `${flagName(key)} ${flag.value}`,
+    flagText(flag),
+  ]);
 }
 
 /** A flag's description, and in one form: its default, whether it repeats, whether it is required. */

@@ -23,7 +23,11 @@ export async function styleFor(level: ColorLevel): Promise<Style> {
  * The colour level of one stream. Off with --no-color, NO_COLOR (any non-empty value) or
  * FORCE_COLOR=0; forced on by FORCE_COLOR=1..3; otherwise on for a TTY only.
  */
-export function colorLevel(isTTY: boolean, env: Readonly<Record<string, string | undefined>>, noColorFlag: boolean): ColorLevel {
+export function colorLevel(
+  isTTY: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+  noColorFlag: boolean,
+): ColorLevel {
   if (noColorFlag || (env.NO_COLOR ?? '') !== '') return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {

@@ -27,21 +27,35 @@ export function reportError(caught: unknown, io: IOStreams, env: Env, json: bool
     // Messages may quote what came from outside (a file's bytes, a server's words): control
     // characters are shown as escapes, never sent raw; only a message's own line breaks stay
     // (commander's "(Did you mean create?)").
-    const safe = (text: string) => text.split('\n').map((line) => printableMessage(line, Infinity)).join('\n');
-    const lines = error.issues.length > 0
-      ? [`${style.red('error:')} invalid plant:`, ...error.issues.map((issue) => `  ${style.bold(safe(issue.path))} ${safe(issue.message)}`)]
-      : [`${style.red('error:')} ${safe(error.message)}`];
+    const safe = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => printableMessage(line, Infinity))
+        .join('\n');
+    const lines =
+      error.issues.length > 0
+        ? [
+            `${style.red('error:')} invalid plant:`,
+            ...error.issues.map((issue) => `  ${style.bold(safe(issue.path))} ${safe(issue.message)}`),
+          ]
+        : [`${style.red('error:')} ${safe(error.message)}`];
     if (error.hint !== undefined) lines.push(style.dim(`hint: ${safe(error.hint)}`));
     io.stderr.write(`${lines.join('\n')}\n`);
   }
-  if (!isPlantsError(caught) && (env.PLANTS_DEBUG ?? '') !== '') io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
+  if (!isPlantsError(caught) && (env.PLANTS_DEBUG ?? '') !== '')
+    io.stderr.write(`${(caught as Error)?.stack ?? String(caught)}\n`);
   return exitCodeFor(error.code);
 }
 
 function internal(caught: unknown): PlantsError {
   // No descriptor for a file (a module loaded on demand, a config file): a limit of this process or
   // machine, which no code of ours chose; never exit 70.
-  if (isOutOfDescriptors(caught)) return new PlantsError('local_limit', `${ioReason(caught)}: raise the limit of open files (ulimit -n) and run it again`, { cause: caught });
+  if (isOutOfDescriptors(caught))
+    return new PlantsError(
+      'local_limit',
+      `${ioReason(caught)}: raise the limit of open files (ulimit -n) and run it again`,
+      { cause: caught },
+    );
   const message = caught instanceof Error ? caught.message : String(caught);
   return new PlantsError('internal', `internal error: ${message}`, {
     hint: 'this is a bug in plants; run again with PLANTS_DEBUG=1 for details, and please report it',

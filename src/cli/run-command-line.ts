@@ -76,7 +76,10 @@ function helpFirst(argv: readonly string[]): boolean {
 function asUsageError(error: unknown, argv: readonly string[]): unknown {
   if (!(error instanceof CommanderError)) return error;
   // The help of the command (or group) argv names, where it names one.
-  const command = error.code === 'commander.unknownCommand' ? undefined : (commandOf(COMMANDS, argv) ?? namedEntry(COMMANDS, argv))?.name;
+  const command =
+    error.code === 'commander.unknownCommand'
+      ? undefined
+      : (commandOf(COMMANDS, argv) ?? namedEntry(COMMANDS, argv))?.name;
   // `--tokn=SECRET` is an unknown option whose value may be a secret: never repeat a value.
   const message = error.message.replace(/^error: /, '').replace(/(--?[\w-]+=)[^'\s]*/g, '$1…');
   return new PlantsError('usage', message, { hint: `see plants ${command ? `${command} ` : ''}--help` });

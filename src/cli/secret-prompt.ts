@@ -9,7 +9,12 @@ const MAX_CHARACTERS = 4096;
  * and Ctrl-U edit it; Ctrl-D on an empty line gives up with an empty answer; Ctrl-C is
  * `interrupt()` (the terminal sends no SIGINT in raw mode).
  */
-export function readSecretLine(input: NodeJS.ReadStream, output: NodeJS.WritableStream, prompt: string, interrupt: () => void): Promise<string> {
+export function readSecretLine(
+  input: NodeJS.ReadStream,
+  output: NodeJS.WritableStream,
+  prompt: string,
+  interrupt: () => void,
+): Promise<string> {
   // Echo off before the prompt shows: keys typed as soon as it appears are never echoed.
   input.setRawMode(true);
   output.write(prompt);
@@ -37,7 +42,8 @@ export function readSecretLine(input: NodeJS.ReadStream, output: NodeJS.Writable
         } else if (character === '\u007f' || character === '\b') line = [...line].slice(0, -1).join('');
         else if (character === '\u0015') line = '';
         else if (character >= ' ') line += character;
-        if (line.length > MAX_CHARACTERS) return finish(new PlantsError('usage', `the token is longer than ${MAX_CHARACTERS} characters`));
+        if (line.length > MAX_CHARACTERS)
+          return finish(new PlantsError('usage', `the token is longer than ${MAX_CHARACTERS} characters`));
       }
       return undefined;
     };

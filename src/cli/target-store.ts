@@ -14,7 +14,12 @@ export interface TargetStore {
  * store with `--local`, else the service as a store (RemoteStore). So that each command calls
  * the core once, the same for both.
  */
-export async function withTargetStore<T>(target: Target, ctx: Context, work: (target: TargetStore) => Promise<T>, options: { makes?: boolean } = {}): Promise<T> {
+export async function withTargetStore<T>(
+  target: Target,
+  ctx: Context,
+  work: (target: TargetStore) => Promise<T>,
+  options: { makes?: boolean } = {},
+): Promise<T> {
   const opened = await openTargetStore(target, ctx, options);
   try {
     return await work(opened);

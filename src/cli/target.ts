@@ -8,7 +8,12 @@ import type { Target } from './target-flags.js';
 
 /** The settings of a target: its flags over the environment, the config file and the defaults. */
 export function targetSettings(target: Target, ctx: Context): Promise<Settings> {
-  return Settings.load(ctx, target.local ? { store: target.store } : { 'base-url': target.baseUrl, token: target.token, timeout: target.timeout });
+  return Settings.load(
+    ctx,
+    target.local
+      ? { store: target.store }
+      : { 'base-url': target.baseUrl, token: target.token, timeout: target.timeout },
+  );
 }
 
 /**
@@ -16,10 +21,16 @@ export function targetSettings(target: Target, ctx: Context): Promise<Settings> 
  * environment or the config) in a directory that does not exist is a mistyped path, not an empty
  * store: refused, unless the command is one that makes it (a create, an import).
  */
-export async function openLocalStore(settings: Settings, ctx: Context, { makes = false, stop }: { makes?: boolean; stop?: AbortSignal } = {}): Promise<{ store: PlantStore; path: string }> {
+export async function openLocalStore(
+  settings: Settings,
+  ctx: Context,
+  { makes = false, stop }: { makes?: boolean; stop?: AbortSignal } = {},
+): Promise<{ store: PlantStore; path: string }> {
   const path = settings.require('store');
   if (!makes && settings.get('store').source !== 'default' && !isDirectory(ctx, dirname(path))) {
-    throw new PlantsError('store_io', `there is no store at ${path}: its directory ${dirname(path)} does not exist`, { hint: 'check --store (or PLANTS_STORE, or the store setting)' });
+    throw new PlantsError('store_io', `there is no store at ${path}: its directory ${dirname(path)} does not exist`, {
+      hint: 'check --store (or PLANTS_STORE, or the store setting)',
+    });
   }
   return { store: await ctx.openStore({ kind: 'file', path, ...(stop === undefined ? {} : { stop }) }), path };
 }
@@ -48,13 +59,22 @@ export async function serviceClient(
   if (token === undefined) {
     // Saved tokens belong to their own services: name them, so a missing one is no mystery.
     const others = [...settings.file.tokens.keys()];
-    const elsewhere = others.length === 0 ? '' : ` (tokens are saved for ${others.join(', ')}, and are sent only there)`;
+    const elsewhere =
+      others.length === 0 ? '' : ` (tokens are saved for ${others.join(', ')}, and are sent only there)`;
     throw new PlantsError('not_logged_in', `no token for ${baseUrl}${elsewhere}`, {
       hint: `run plants login --base-url ${baseUrl} (or set PLANTS_TOKEN), or use --local`,
     });
   }
   checkProxyVariables(ctx.env);
-  const client = await ctx.httpClient({ baseUrl, token, timeoutSeconds, env: ctx.env, userAgent: `plants/${ctx.version}`, ...bulk, ...apiTrace(ctx) });
+  const client = await ctx.httpClient({
+    baseUrl,
+    token,
+    timeoutSeconds,
+    env: ctx.env,
+    userAgent: `plants/${ctx.version}`,
+    ...bulk,
+    ...apiTrace(ctx),
+  });
   return { client, baseUrl };
 }
 
@@ -78,9 +98,13 @@ export function checkProxyVariables(env: Context['env']): void {
       url = undefined;
     }
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-      throw new PlantsError('usage', `${name} is not a proxy URL: ${JSON.stringify(maskCredentials(value))} (expected e.g. http://proxy.example.com:3128)`, {
-        hint: `fix or unset ${name}`,
-      });
+      throw new PlantsError(
+        'usage',
+        `${name} is not a proxy URL: ${JSON.stringify(maskCredentials(value))} (expected e.g. http://proxy.example.com:3128)`,
+        {
+          hint: `fix or unset ${name}`,
+        },
+      );
     }
   }
 }

@@ -1,5 +1,14 @@
 import type { NewPlant, Plant } from '../core/schemas.js';
-import type { DeleteOutcome, Expectation, ListQuery, Patch, PatchOutcome, PlantFilter, Put, PutOutcome } from '../core/store.js';
+import type {
+  DeleteOutcome,
+  Expectation,
+  ListQuery,
+  Patch,
+  PatchOutcome,
+  PlantFilter,
+  Put,
+  PutOutcome,
+} from '../core/store.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface PlantsClientOptions {

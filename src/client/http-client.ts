@@ -78,7 +78,7 @@ export async function createHttpTransport(options: PlantsClientOptions, proxy?: 
         // so it is sent again, as Node's documentation has it (request.reusedSocket), within the
         // same deadline; each try that meets another such connection takes it out of the pool,
         // so there is at most one try more than connections. Any other method fails.
-        for (let stale = 0; ; ) {
+        for (let stale = 0; ;) {
           try {
             return await exchange(on, { method, path, body, extra }, until - Date.now());
           } catch (error) {

@@ -16,8 +16,10 @@ export function checkPage(
   request: string,
   named?: (name: string) => boolean,
 ): readonly NewPlant[] {
-  const wrong = (what: string) => new PlantsError('bad_response', `the service answered GET ${request} with a page that ${what}`, { effect: 'none' });
-  if (page.length > query.limit) throw wrong(`holds ${page.length} plants, more than the limit of ${query.limit}: as if it ignored limit`);
+  const wrong = (what: string) =>
+    new PlantsError('bad_response', `the service answered GET ${request} with a page that ${what}`, { effect: 'none' });
+  if (page.length > query.limit)
+    throw wrong(`holds ${page.length} plants, more than the limit of ${query.limit}: as if it ignored limit`);
   const first = page[0];
   if (first !== undefined && query.after !== undefined && first.id <= query.after) {
     throw wrong(`begins at id ${first.id}, not after ${query.after}: as if it ignored after`);
@@ -28,10 +30,15 @@ export function checkPage(
   }
   const { tag } = query;
   const other = tag === undefined ? undefined : page.find((plant) => plant.tag !== tag);
-  if (other !== undefined) throw wrong(`holds plant ${other.id}, ${other.tag === undefined ? 'with no tag' : `tagged ${JSON.stringify(other.tag)}`}, where the tag asked for is ${JSON.stringify(tag)}: as if it ignored tag`);
+  if (other !== undefined)
+    throw wrong(
+      `holds plant ${other.id}, ${other.tag === undefined ? 'with no tag' : `tagged ${JSON.stringify(other.tag)}`}, where the tag asked for is ${JSON.stringify(tag)}: as if it ignored tag`,
+    );
   const unnamed = named === undefined ? undefined : page.find((plant) => !named(plant.name));
   if (unnamed !== undefined) {
-    throw wrong(`holds plant ${unnamed.id}, whose name does not hold ${JSON.stringify(query.search)}: as if it ignored search`);
+    throw wrong(
+      `holds plant ${unnamed.id}, whose name does not hold ${JSON.stringify(query.search)}: as if it ignored search`,
+    );
   }
   return page;
 }

@@ -26,7 +26,10 @@ import { TransportError, type Method, type RawAnswer, type Transport } from './t
 export async function createPlantsClient(options: PlantsClientOptions): Promise<PlantsClient> {
   const transport = await createTransport(options);
   const { trace } = options;
-  return clientOver(trace === undefined ? transport : (await import('./trace.js')).tracedTransport(transport, options, trace), options);
+  return clientOver(
+    trace === undefined ? transport : (await import('./trace.js')).tracedTransport(transport, options, trace),
+    options,
+  );
 }
 
 /** The transport for these options: the same contract (transport.ts) on either route. */
@@ -43,7 +46,13 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
   const started = Date.now();
   const stopped = () => options.stop?.aborted === true;
   // `unanswered`: what a request sent but never answered may have done (answer.ts words it for each method).
-  const send = async (method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>, unanswered = unansweredMeaning(method)): Promise<RawAnswer> => {
+  const send = async (
+    method: Method,
+    path: string,
+    body?: string,
+    headers?: Readonly<Record<string, string>>,
+    unanswered = unansweredMeaning(method),
+  ): Promise<RawAnswer> => {
     for (let attempt = 1; ; attempt += 1) {
       const lastTry = attempt >= retry.tries;
       let answer: RawAnswer;
@@ -85,12 +94,28 @@ function clientOver(transport: Transport, options: PlantsClientOptions): PlantsC
     },
     putPlant: async ({ plant, expect }) => {
       const { name, tag } = plant;
-      return readPutAnswer(await send('PUT', `/plants/${plant.id}`, JSON.stringify(tag === undefined ? { name } : { name, tag }), preconditionHeaders(expect)));
+      return readPutAnswer(
+        await send(
+          'PUT',
+          `/plants/${plant.id}`,
+          JSON.stringify(tag === undefined ? { name } : { name, tag }),
+          preconditionHeaders(expect),
+        ),
+      );
     },
-    patchPlant: async (patch) => readPatchAnswer(await send('PATCH', `/plants/${patch.id}`, patchBody(patch), { 'content-type': 'application/merge-patch+json', ...preconditionHeaders(patch.expect) }), patch.id),
-    deletePlant: async (id, expect) => readDeleteAnswer(await send('DELETE', `/plants/${id}`, undefined, preconditionHeaders(expect))),
+    patchPlant: async (patch) =>
+      readPatchAnswer(
+        await send('PATCH', `/plants/${patch.id}`, patchBody(patch), {
+          'content-type': 'application/merge-patch+json',
+          ...preconditionHeaders(patch.expect),
+        }),
+        patch.id,
+      ),
+    deletePlant: async (id, expect) =>
+      readDeleteAnswer(await send('DELETE', `/plants/${id}`, undefined, preconditionHeaders(expect))),
     // A POST of {} creates nothing, with any token: unanswered, the token was only not checked.
-    checkToken: async () => readTokenCheckAnswer(await send('POST', '/plants', '{}', undefined, 'the token was not checked')),
+    checkToken: async () =>
+      readTokenCheckAnswer(await send('POST', '/plants', '{}', undefined, 'the token was not checked')),
     close: () => transport.close(),
   };
 }

@@ -9,5 +9,8 @@ export function preconditionHeaders(expect: Expectation | undefined): Record<str
 
 /** A patch as a JSON Merge Patch (RFC 7396): the fields it changes, `"tag": null` for no tag. */
 export function patchBody(patch: Patch): string {
-  return JSON.stringify({ ...(patch.name === undefined ? {} : { name: patch.name }), ...(patch.tag === undefined ? {} : { tag: patch.tag }) });
+  return JSON.stringify({
+    ...(patch.name === undefined ? {} : { name: patch.name }),
+    ...(patch.tag === undefined ? {} : { tag: patch.tag }),
+  });
 }

@@ -60,7 +60,12 @@ export class RemoteStore implements PlantStore {
 
   async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
     const outcomes: DeleteOutcome[] = [];
-    for (const target of targets) outcomes.push(typeof target === 'bigint' ? await this.client.deletePlant(target) : await this.client.deletePlant(target.id, target.expect));
+    for (const target of targets)
+      outcomes.push(
+        typeof target === 'bigint'
+          ? await this.client.deletePlant(target)
+          : await this.client.deletePlant(target.id, target.expect),
+      );
     return outcomes;
   }
 
@@ -78,7 +83,7 @@ export class RemoteStore implements PlantStore {
     if (here === undefined) return await this.client.listPlants(query);
     const keeps = await filterTest(here);
     const page: NewPlant[] = [];
-    for (let after = query.after; page.length < query.limit; ) {
+    for (let after = query.after; page.length < query.limit;) {
       const read = await this.listSent(sent, after);
       page.push(...read.filter(keeps).slice(0, query.limit - page.length));
       if (read.length < UNFILTERED_PAGE) break;
@@ -93,7 +98,7 @@ export class RemoteStore implements PlantStore {
     if (here === undefined) return await this.client.countPlants(filter);
     const keeps = await filterTest(here);
     let count = 0;
-    for (let after: bigint | undefined; ; ) {
+    for (let after: bigint | undefined; ;) {
       const read = await this.listSent(sent, after);
       count += read.filter(keeps).length;
       if (read.length < UNFILTERED_PAGE) return count;

@@ -33,7 +33,12 @@ export function isRetryableFailure(failure: TransportError): boolean {
 }
 
 /** How long to wait before try number `attempt` (1 = the first retry): Retry-After if given, else backoff. */
-export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter: string | string[] | undefined, now = Date.now()): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfter: string | string[] | undefined,
+  now = Date.now(),
+): number {
   const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
   if (header !== undefined && header.trim() !== '') {
     const seconds = Number(header);

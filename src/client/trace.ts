@@ -13,19 +13,40 @@ const BODY_SHOWN = 2_000;
  * (a service's answer may hold anything, terminal escapes too). PLANTS_DEBUG=api turns it on;
  * loaded only then.
  */
-export function tracedTransport(transport: Transport, options: PlantsClientOptions, write: (text: string) => void, now: () => number = performance.now.bind(performance)): Transport {
+export function tracedTransport(
+  transport: Transport,
+  options: PlantsClientOptions,
+  write: (text: string) => void,
+  now: () => number = performance.now.bind(performance),
+): Transport {
   return {
-    async request(method: Method, path: string, body?: string, headers?: Readonly<Record<string, string>>): Promise<RawAnswer> {
+    async request(
+      method: Method,
+      path: string,
+      body?: string,
+      headers?: Readonly<Record<string, string>>,
+    ): Promise<RawAnswer> {
       const sent = { ...requestHeaders(options, body), ...headers, authorization: 'Bearer ****' };
-      write(`> ${method} ${printable(`${options.baseUrl}${path}`, Infinity)}\n${headerLines('>', sent)}${bodyLines('>', body)}`);
+      write(
+        `> ${method} ${printable(`${options.baseUrl}${path}`, Infinity)}\n${headerLines('>', sent)}${bodyLines('>', body)}`,
+      );
       const started = now();
       try {
         const answer = await transport.request(method, path, body, headers);
-        const read = { 'retry-after': answer.retryAfter, location: answer.location, etag: answer.etag, 'plants-outcome': answer.outcome };
-        write(`< ${answer.status} (${Math.round(now() - started)} ms)\n${headerLines('<', read)}${bodyLines('<', answer.text)}`);
+        const read = {
+          'retry-after': answer.retryAfter,
+          location: answer.location,
+          etag: answer.etag,
+          'plants-outcome': answer.outcome,
+        };
+        write(
+          `< ${answer.status} (${Math.round(now() - started)} ms)\n${headerLines('<', read)}${bodyLines('<', answer.text)}`,
+        );
         return answer;
       } catch (error) {
-        write(`< no answer (${Math.round(now() - started)} ms): ${printable((error as Error).message ?? String(error))}\n`);
+        write(
+          `< no answer (${Math.round(now() - started)} ms): ${printable((error as Error).message ?? String(error))}\n`,
+        );
         throw error;
       }
     },

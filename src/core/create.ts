@@ -20,7 +20,9 @@ export async function createPlant(store: PlantStore, input: unknown): Promise<Ne
 export async function addPlant(store: PlantStore, plant: NewPlant): Promise<NewPlant> {
   const [outcome] = await store.addAll([plant]);
   if (outcome === 'added') return plant;
-  throw outcome === 'duplicate' ? duplicateId(plant.id) : (outcome ?? new Error('the store gave no outcome for the plant'));
+  throw outcome === 'duplicate'
+    ? duplicateId(plant.id)
+    : (outcome ?? new Error('the store gave no outcome for the plant'));
 }
 
 export function duplicateId(id: bigint): PlantsError {

@@ -33,7 +33,11 @@ export async function etagOfFor(writes: readonly (bigint | { expect?: Expectatio
 }
 
 /** Whether `current` (undefined: no such plant) meets the precondition `expect`. */
-export function meets(current: NewPlant | undefined, expect: Expectation | undefined, etagOf: EtagOf | undefined): boolean {
+export function meets(
+  current: NewPlant | undefined,
+  expect: Expectation | undefined,
+  etagOf: EtagOf | undefined,
+): boolean {
   if (expect === undefined) return true;
   if (expect === 'absent') return current === undefined;
   if (current === undefined) return false;
@@ -69,7 +73,12 @@ class Pending {
  * call, is absent. `get` is asked only for an id held to a precondition: reading a plant costs
  * more than knowing it is there.
  */
-export function decideDeletes(targets: readonly (bigint | Removal)[], has: (id: bigint) => boolean, get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf): DeleteOutcome[] {
+export function decideDeletes(
+  targets: readonly (bigint | Removal)[],
+  has: (id: bigint) => boolean,
+  get: (id: bigint) => NewPlant | undefined,
+  etagOf?: EtagOf,
+): DeleteOutcome[] {
   const deleted = new IdSet();
   return targets.map((target) => {
     const id = targetId(target);
@@ -93,7 +102,12 @@ export type Holds = (i: number) => 'absent' | 'same' | 'other';
  * With `holds`, a put whose precondition names no ETag, on an id no earlier put of the call wrote,
  * is decided by it; any other by the plant `get` reads.
  */
-export function decidePuts(puts: readonly Put[], get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf, holds?: Holds): { outcomes: PutOutcome[]; writes: NewPlant[] } {
+export function decidePuts(
+  puts: readonly Put[],
+  get: (id: bigint) => NewPlant | undefined,
+  etagOf?: EtagOf,
+  holds?: Holds,
+): { outcomes: PutOutcome[]; writes: NewPlant[] } {
   const pending = new Pending(get);
   const writes: NewPlant[] = [];
   // While the ids come in ascending order (an import of a sorted file), no put is of an id an
@@ -127,7 +141,11 @@ export function decidePuts(puts: readonly Put[], get: (id: bigint) => NewPlant |
 }
 
 /** The outcome of each patch, and the plants to write, in order (an id twice: the later one wins). */
-export function decidePatches(patches: readonly Patch[], get: (id: bigint) => NewPlant | undefined, etagOf?: EtagOf): { outcomes: PatchOutcome[]; writes: NewPlant[] } {
+export function decidePatches(
+  patches: readonly Patch[],
+  get: (id: bigint) => NewPlant | undefined,
+  etagOf?: EtagOf,
+): { outcomes: PatchOutcome[]; writes: NewPlant[] } {
   const pending = new Pending(get);
   const writes: NewPlant[] = [];
   const outcomes = patches.map((patch): PatchOutcome => {

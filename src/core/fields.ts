@@ -27,7 +27,8 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   const text = jsonNumberText(value);
   if (text !== undefined) return text;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return String(value);
 }
@@ -46,7 +47,8 @@ export function jsonInteger(min: bigint, max: bigint): (value: unknown) => bigin
     else if (typeof value === 'number' && Number.isSafeInteger(value)) integer = BigInt(value);
     else if (typeof value !== 'number') return { problem: `must be an integer, got ${describe(value)}` };
     if (integer === undefined) return { problem: `must be an integer, got ${describe(value)}` };
-    if (integer === 'too-large' || integer < min || integer > max) return { problem: `must be between ${min} and ${max}, got ${describe(value)}` };
+    if (integer === 'too-large' || integer < min || integer > max)
+      return { problem: `must be between ${min} and ${max}, got ${describe(value)}` };
     return integer;
   };
 }

@@ -18,7 +18,8 @@ export function integerFromDecimalText(text: string): bigint | undefined {
 export function int64FromDecimalText(text: string): bigint | { problem: string } {
   const integer = integerFromDecimalText(text);
   if (integer === undefined) return { problem: `must be a base-10 integer, got ${JSON.stringify(text)}` };
-  if (integer < INT64_MIN || integer > INT64_MAX) return { problem: `must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}` };
+  if (integer < INT64_MIN || integer > INT64_MAX)
+    return { problem: `must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}` };
   return integer;
 }
 

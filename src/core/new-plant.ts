@@ -23,7 +23,11 @@ export function checkNewPlant(value: unknown): CheckedPlant {
  * A NewPlant from text fields (flags, CSV cells), the id written in base-10 digits, or a
  * PlantsError that lists every problem, each with its field.
  */
-export function parseNewPlantText(input: { id?: string | undefined; name?: string | undefined; tag?: string | undefined }): NewPlant {
+export function parseNewPlantText(input: {
+  id?: string | undefined;
+  name?: string | undefined;
+  tag?: string | undefined;
+}): NewPlant {
   const result = NewPlantTextSchema.safeParse(input);
   if (!result.success) throw invalidPlant(issuesOf(result.error));
   return withoutUndefined(result.data);

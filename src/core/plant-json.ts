@@ -56,7 +56,7 @@ export function canonicalPage(text: string): NewPlant[] | undefined {
   if (text === '[]') return [];
   if (!text.startsWith('[{') || !text.endsWith('}]')) return undefined;
   const plants: NewPlant[] = [];
-  for (let from = 1; ; ) {
+  for (let from = 1; ;) {
     const cut = text.indexOf(NEXT_PLANT, from);
     const to = cut === -1 ? text.length - 1 : cut + 1;
     const plant = plainPlant(text, from, to) ?? escapedPlant(text.slice(from, to));
@@ -87,7 +87,8 @@ export function plainLineId(bytes: Uint8Array, from: number, to: number): number
   if (negative) at += 1;
   const digitsFrom = at;
   let id = 0;
-  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1) id = id * 10 + ((bytes[at] as number) - 0x30);
+  for (; at < to && (bytes[at] as number) >= 0x30 && (bytes[at] as number) <= 0x39; at += 1)
+    id = id * 10 + ((bytes[at] as number) - 0x30);
   const digits = at - digitsFrom;
   // No leading zero, no "-0", and a double holds it exactly (longer ids are read the slow way).
   if (digits === 0 || digits > 15 || (bytes[digitsFrom] === 0x30 && (digits > 1 || negative))) return undefined;

@@ -5,10 +5,21 @@
  * (which would be written as U+FFFD, hiding what the text holds); and the backslash, which starts
  * every escape, so that each printed form stands for one text only.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNPRINTABLE = /[\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPRINTABLE = new RegExp(
+  [
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/.source,
+    // A lone surrogate: a high one with no low one after it, a low one with no high one before it.
+    /[\ud800-\udbff](?![\udc00-\udfff])/.source,
+    /(?<![\ud800-\udbff])[\udc00-\udfff]/.source,
+  ].join('|'),
+  'g',
+);
 
-/** The short escapes; a backslash is one too, so that a name holding `\n` (two characters) never looks like one holding a line break. */
+/**
+ * The short escapes; a backslash is one too, so that a name holding `\n` (two characters) never looks like one holding
+ * a line break.
+ */
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r' };
 
 /**
@@ -29,7 +40,10 @@ export function printable(text: string, maxLength = 200): string {
  * starts those escapes, which would otherwise be shown escaped twice).
  */
 export function printableMessage(text: string, maxLength = 200): string {
-  return cut(text.replace(UNPRINTABLE, (char) => (char === '\\' ? char : escape(char))), maxLength);
+  return cut(
+    text.replace(UNPRINTABLE, (char) => (char === '\\' ? char : escape(char))),
+    maxLength,
+  );
 }
 
 function escape(char: string): string {

@@ -26,7 +26,11 @@ export function noSuchPlant(id: bigint): PlantsError {
 
 /** A write held to a precondition (If-Match, If-None-Match) the plant does not meet: nothing changed. */
 export function preconditionFailed(id: bigint): PlantsError {
-  return new PlantsError('precondition_failed', `the plant ${id} is not in the state the request expects (If-Match, If-None-Match): nothing was changed`, {
-    hint: 'read the plant again (plants get), and change it as it now is',
-  });
+  return new PlantsError(
+    'precondition_failed',
+    `the plant ${id} is not in the state the request expects (If-Match, If-None-Match): nothing was changed`,
+    {
+      hint: 'read the plant again (plants get), and change it as it now is',
+    },
+  );
 }

@@ -18,7 +18,8 @@ export function readableId(input: unknown): bigint | undefined {
 
 /** The id a body gives, where the path gives one already: it must be that one. */
 function sameId(given: bigint | undefined, id: bigint): void {
-  if (given !== undefined && given !== id) throw invalid([{ path: 'id', message: `must be ${id}, the id in the path, or left out, got ${given}` }]);
+  if (given !== undefined && given !== id)
+    throw invalid([{ path: 'id', message: `must be ${id}, the id in the path, or left out, got ${given}` }]);
 }
 
 /** The plant a PUT body gives for the id of its path: a Plant, checked as a create's fields are. */

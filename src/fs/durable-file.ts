@@ -19,7 +19,7 @@ function noRoom(): NodeJS.ErrnoException {
 
 /** Writes all of `bytes` at the descriptor's position (or its end, for O_APPEND), looping on short writes. */
 export function writeAllSync(fs: FileSystem, fd: number, bytes: Uint8Array): void {
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const written = fs.writeSync(fd, bytes, offset, bytes.length - offset);
     if (written <= 0) throw noRoom();
     offset += written;
@@ -28,9 +28,11 @@ export function writeAllSync(fs: FileSystem, fd: number, bytes: Uint8Array): voi
 
 /** The same, without blocking the event loop: for a server's appends. */
 export async function writeAll(fs: FileSystem, fd: number, bytes: Uint8Array): Promise<void> {
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const written = await new Promise<number>((resolve, reject) =>
-      fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) => (error ? reject(error) : resolve(count))),
+      fs.write(fd, bytes, offset, bytes.length - offset, null, (error, count) =>
+        error ? reject(error) : resolve(count),
+      ),
     );
     if (written <= 0) throw noRoom();
     offset += written;
@@ -44,7 +46,10 @@ export function fdatasync(fs: FileSystem, fd: number): Promise<void> {
 /**
  * Makes a file's creation, rename or removal durable: fsync of the directory that holds it.
  */
-export function syncDirectory(path: string, fs: Pick<FileSystem, 'openSync' | 'fsyncSync' | 'closeSync'> = NODE_FS): void {
+export function syncDirectory(
+  path: string,
+  fs: Pick<FileSystem, 'openSync' | 'fsyncSync' | 'closeSync'> = NODE_FS,
+): void {
   const directory = fs.openSync(dirname(path), 'r');
   try {
     fs.fsyncSync(directory);
@@ -101,7 +106,8 @@ export function replaceFileSync(path: string, content: FileContent, options: Rep
     const written = writeContent(fs, fd, content);
     fs.fsyncSync(fd);
     const size = fs.fstatSync(fd).size;
-    if (size !== written) throw Object.assign(new Error(`the temporary file holds ${size} of ${written} bytes`), { code: 'EIO' });
+    if (size !== written)
+      throw Object.assign(new Error(`the temporary file holds ${size} of ${written} bytes`), { code: 'EIO' });
     open = false;
     fs.closeSync(fd);
     options.beforeRename?.();

@@ -9,7 +9,9 @@ import type { FileSystem } from './file-system.js';
 
 /** Opens `path` without blocking the event loop: a FIFO opens only once its other end does. */
 export function openFile(fs: FileSystem, path: string, flags: 'r' | 'w'): Promise<number> {
-  return new Promise((opened, failed) => fs.open(path, flags, 0o666, (error, fd) => (error === null ? opened(fd) : failed(error))));
+  return new Promise((opened, failed) =>
+    fs.open(path, flags, 0o666, (error, fd) => (error === null ? opened(fd) : failed(error))),
+  );
 }
 
 export function fileReadStream(fs: FileSystem, path: string, fd: number, highWaterMark: number): ReadStream {

@@ -94,7 +94,9 @@ export class LineCutter {
       return;
     }
     if (this.carry.length < this.carried + length) {
-      const bigger = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(this.carry.length * 2, this.carried + length, 1024)));
+      const bigger = Buffer.allocUnsafe(
+        Math.min(this.maxBytes, Math.max(this.carry.length * 2, this.carried + length, 1024)),
+      );
       this.carry.copy(bigger, 0, 0, this.carried);
       this.carry = bigger;
     }
@@ -114,7 +116,7 @@ const BLOCK_BYTES = 1024 * 1024;
 export function readLinesSync(read: ReadAt, from: number, to: number, maxBytes: number, onLine: OnLine): number {
   const cutter = new LineCutter(maxBytes, onLine, from);
   const block = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK_BYTES, to - from)));
-  for (let position = from; position < to; ) {
+  for (let position = from; position < to;) {
     const got = read(block, 0, Math.min(block.length, to - position), position);
     if (got === 0) break;
     position += got;

@@ -30,7 +30,12 @@ const NAMED: Readonly<Record<Format, string>> = { json: 'a JSON array', ndjson: 
  */
 export const TABLE_LINE = /^-?\d+\t[^\t]*\t[^\t]*$/;
 
-const BY_EXTENSION: Record<string, Format> = { '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.csv': 'csv', '.json': 'json' };
+const BY_EXTENSION: Record<string, Format> = {
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.csv': 'csv',
+  '.json': 'json',
+};
 
 /** The format a file's name says it has, if it says. */
 export function formatFromName(path: string): Format | undefined {
@@ -43,7 +48,10 @@ function unreadable(message: string): PlantsError {
 
 /** The text of an input's head from its first byte that is not blank (JSON's blanks), a byte order mark left out. */
 function fromFirstNonBlank(head: Buffer): string {
-  return head.toString('utf8').replace(/^\uFEFF/, '').replace(/^[ \t\r\n]+/, '');
+  return head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .replace(/^[ \t\r\n]+/, '');
 }
 
 /** The first line of a text, without its line break. */
@@ -60,7 +68,12 @@ function shapeOf(text: string): Shape | undefined {
   if (text.startsWith('{')) return 'ndjson';
   const line = firstLine(text);
   if (TABLE_LINE.test(line)) return 'table';
-  const cells = line.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1').toLowerCase());
+  const cells = line.split(',').map((cell) =>
+    cell
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase(),
+  );
   return cells.includes('id') ? 'csv' : undefined;
 }
 

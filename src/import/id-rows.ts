@@ -50,8 +50,10 @@ function notTableRow(at: RowPlace, text: string): InvalidRow {
 /** An id written in base-10 digits, as on a command line. */
 function decimalId(text: string, at: RowPlace, raw: () => unknown): Row<bigint> {
   const id = integerFromDecimalText(text);
-  if (id === undefined) return failedRow(at, raw(), invalidId(`id must be a base-10 integer, got ${JSON.stringify(printable(text, 40))}`));
-  if (id < INT64_MIN || id > INT64_MAX) return failedRow(at, raw(), invalidId(`id must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}`));
+  if (id === undefined)
+    return failedRow(at, raw(), invalidId(`id must be a base-10 integer, got ${JSON.stringify(printable(text, 40))}`));
+  if (id < INT64_MIN || id > INT64_MAX)
+    return failedRow(at, raw(), invalidId(`id must be between ${INT64_MIN} and ${INT64_MAX}, got ${text}`));
   return { at, value: id, id };
 }
 

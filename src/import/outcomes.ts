@@ -44,7 +44,17 @@ export interface TallyListener<T> {
  * nothing more is sent, and the remaining rows are counted as not sent.
  */
 export class BulkTally<T> {
-  readonly counts: Counts = { read: 0, done: 0, skipped: 0, updated: 0, unchanged: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 };
+  readonly counts: Counts = {
+    read: 0,
+    done: 0,
+    skipped: 0,
+    updated: 0,
+    unchanged: 0,
+    valid: 0,
+    failed: 0,
+    unknown: 0,
+    notSent: 0,
+  };
   readonly failures: RowFailure[] = [];
   /** The error that made going on pointless: a refused token, the service or store gone. */
   stoppedBy: PlantsError | undefined;

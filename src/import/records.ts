@@ -40,7 +40,11 @@ class Pending {
   }
 
   take(): Buffer | undefined {
-    const bytes = this.over ? undefined : this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size);
+    const bytes = this.over
+      ? undefined
+      : this.parts.length === 1
+        ? (this.parts[0] as Buffer)
+        : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
     this.over = false;
@@ -76,14 +80,18 @@ async function* textChunks(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> 
   let seen = 0;
   for await (const chunk of input) {
     const nul = chunk.indexOf(0);
-    if (nul !== -1) throw unreadable(`not text: a NUL byte at byte ${thousands(seen + nul)} (a binary file, or text in UTF-16?)`);
+    if (nul !== -1)
+      throw unreadable(`not text: a NUL byte at byte ${thousands(seen + nul)} (a binary file, or text in UTF-16?)`);
     seen += chunk.length;
     yield chunk;
   }
 }
 
 /** NDJSON lines, in runs of all the lines each chunk completes, cut by the one line reader (fs/lines.ts). */
-export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<RawRecord[]> {
+export async function* ndjsonRecords(
+  input: AsyncIterable<Buffer>,
+  consumed: Consumed = { bytes: 0, records: 0 },
+): AsyncIterable<RawRecord[]> {
   let run: RawRecord[] = [];
   let line = 0;
   let chunk: Buffer | undefined;
@@ -91,7 +99,12 @@ export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed: Con
     line += 1;
     // A run is handed out after its chunk: a line in the chunk is kept as a view of it; one begun
     // in a chunk before is in the cutter's own buffer, which the next line reuses, so it is copied.
-    const kept = bytes === undefined ? undefined : bytes === chunk ? bytes.subarray(from, to) : Buffer.from(bytes.subarray(from, to));
+    const kept =
+      bytes === undefined
+        ? undefined
+        : bytes === chunk
+          ? bytes.subarray(from, to)
+          : Buffer.from(bytes.subarray(from, to));
     run.push({ bytes: kept, line });
   });
   for await (chunk of textChunks(input)) {
@@ -115,7 +128,11 @@ export async function* ndjsonRecords(input: AsyncIterable<Buffer>, consumed: Con
  * inside one). Line breaks are LF or CRLF, or CR alone where the input's first line break is one
  * (as csv-parse decides, from the first). A record over the limit is cut from the input all the same.
  */
-export async function* csvRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }, onLineBreak?: (lineBreak: 'lf' | 'cr') => void): AsyncIterable<RawRecord[]> {
+export async function* csvRecords(
+  input: AsyncIterable<Buffer>,
+  consumed: Consumed = { bytes: 0, records: 0 },
+  onLineBreak?: (lineBreak: 'lf' | 'cr') => void,
+): AsyncIterable<RawRecord[]> {
   const pending = new Pending();
   let line = 1;
   let recordLine = 1;
@@ -131,7 +148,8 @@ export async function* csvRecords(input: AsyncIterable<Buffer>, consumed: Consum
     let start = 0;
     let scanned = 0;
     for (let end = chunk.indexOf(lineBreak ?? 10); end !== -1; end = chunk.indexOf(lineBreak ?? 10, end + 1)) {
-      for (let quote = chunk.indexOf(34, scanned); quote !== -1 && quote < end; quote = chunk.indexOf(34, quote + 1)) quoted = !quoted;
+      for (let quote = chunk.indexOf(34, scanned); quote !== -1 && quote < end; quote = chunk.indexOf(34, quote + 1))
+        quoted = !quoted;
       scanned = end + 1;
       line += 1;
       if (quoted) continue;
@@ -171,7 +189,10 @@ type JsonState = 'before-array' | 'before-element' | 'in-element' | 'after-array
  * of the array itself (not those inside strings, objects or arrays): so a JSON input streams, one
  * element at a time, rather than being read whole. Anything but an array is unreadable.
  */
-export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed: Consumed = { bytes: 0, records: 0 }): AsyncIterable<RawRecord[]> {
+export async function* jsonArrayRecords(
+  input: AsyncIterable<Buffer>,
+  consumed: Consumed = { bytes: 0, records: 0 },
+): AsyncIterable<RawRecord[]> {
   const pending = new Pending();
   let state = 'before-array' as JsonState;
   let depth = 0;
@@ -229,7 +250,8 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed: 
       } else if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) {
         // Whitespace between tokens.
       } else if (state === 'before-array') {
-        if (byte !== 0x5b) throw unreadable('a JSON input must be an array of plants: use NDJSON for one plant per line');
+        if (byte !== 0x5b)
+          throw unreadable('a JSON input must be an array of plants: use NDJSON for one plant per line');
         state = 'before-element';
       } else if (state === 'before-element' && byte === 0x5d) {
         if (elements > 0) throw unreadable(`not valid JSON: a comma before the closing bracket on line ${line}`);
@@ -258,5 +280,10 @@ export async function* jsonArrayRecords(input: AsyncIterable<Buffer>, consumed: 
     handOut(consumed, last, base);
     yield last;
   }
-  if (state !== 'after-array') throw unreadable(state === 'before-array' ? 'the JSON input is empty: expected an array of plants' : 'not valid JSON: the array is never closed');
+  if (state !== 'after-array')
+    throw unreadable(
+      state === 'before-array'
+        ? 'the JSON input is empty: expected an array of plants'
+        : 'not valid JSON: the array is never closed',
+    );
 }

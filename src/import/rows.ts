@@ -5,7 +5,14 @@ import { printable, thousands } from '../core/printable.js';
 import { readableId } from '../core/validate.js';
 import type { IdFormat } from './formats.js';
 import type { InvalidRow, Row, RowPlace } from './row.js';
-import { csvRecords, jsonArrayRecords, MAX_ROW_BYTES, ndjsonRecords, type Consumed, type RawRecord } from './records.js';
+import {
+  csvRecords,
+  jsonArrayRecords,
+  MAX_ROW_BYTES,
+  ndjsonRecords,
+  type Consumed,
+  type RawRecord,
+} from './records.js';
 
 /**
  * What a kind of bulk work makes of each row of its input (a plant to create, an id to delete):
@@ -105,7 +112,13 @@ function unreadable(message: string): PlantsError {
 
 /** A row over MAX_ROW_BYTES: failed, and not kept (so not written to --rejects either). */
 function tooLong(at: RowPlace): InvalidRow {
-  return { at, error: new PlantsError('payload_too_large', `the row is over ${thousands(MAX_ROW_BYTES)} bytes, the most a row may be`) };
+  return {
+    at,
+    error: new PlantsError(
+      'payload_too_large',
+      `the row is over ${thousands(MAX_ROW_BYTES)} bytes, the most a row may be`,
+    ),
+  };
 }
 
 /** A row that asks for nothing that can be done, kept as read (for --rejects), with its id when that is readable. */
@@ -120,7 +133,10 @@ export function notJsonRow(at: RowPlace, source: string, why: string): InvalidRo
 }
 
 /** Rows of lines (NDJSON, ids): a blank line is no row; a byte order mark and a CR at the end are not part of a line. */
-async function* lineRows<T>(records: AsyncIterable<RawRecord[]>, rowOf: (text: string, at: RowPlace) => Row<T>): AsyncIterable<Row<T>[]> {
+async function* lineRows<T>(
+  records: AsyncIterable<RawRecord[]>,
+  rowOf: (text: string, at: RowPlace) => Row<T>,
+): AsyncIterable<Row<T>[]> {
   for await (const run of records) {
     const rows: Row<T>[] = [];
     for (const { bytes, line } of run) {
@@ -147,7 +163,11 @@ interface Columns {
  * CSV rows: records cut by csvRecords, parsed by csv-parse a run at a time (its synchronous API:
  * each run holds whole records only). Records end with LF or CRLF; a lone CR is part of a field.
  */
-async function* csvRows<T>(records: AsyncIterable<RawRecord[]>, options: CsvOptions, reader: RowReader<T>): AsyncIterable<Row<T>[]> {
+async function* csvRows<T>(
+  records: AsyncIterable<RawRecord[]>,
+  options: CsvOptions,
+  reader: RowReader<T>,
+): AsyncIterable<Row<T>[]> {
   let columns: Columns | undefined;
   for await (const run of records) {
     const rows: Row<T>[] = [];
@@ -167,7 +187,10 @@ async function* csvRows<T>(records: AsyncIterable<RawRecord[]>, options: CsvOpti
     }
     if (rows.length > 0) yield rows;
   }
-  if (columns === undefined) throw unreadable(`the CSV input is empty: expected a header row ${[...reader.columns.required, ...reader.columns.optional].join(',')}`);
+  if (columns === undefined)
+    throw unreadable(
+      `the CSV input is empty: expected a header row ${[...reader.columns.required, ...reader.columns.optional].join(',')}`,
+    );
 }
 
 interface CsvOptions {
@@ -181,7 +204,11 @@ const CSV_OPTIONS: CsvOptions = { relax_column_count: true, record_delimiter: ['
  * The records of a run, each with its line; undefined for one over the limit. A run csv-parse
  * cannot read is read again record by record, so that the rows before the bad one count.
  */
-function parseRun(run: RawRecord[], first: boolean, options: CsvOptions): { record: string[] | undefined; line: number }[] {
+function parseRun(
+  run: RawRecord[],
+  first: boolean,
+  options: CsvOptions,
+): { record: string[] | undefined; line: number }[] {
   const out: { record: string[] | undefined; line: number }[] = [];
   let segment: RawRecord[] = [];
   const flush = () => {
@@ -196,7 +223,8 @@ function parseRun(run: RawRecord[], first: boolean, options: CsvOptions): { reco
     if (parsed !== undefined && parsed.length === segment.length) {
       parsed.forEach((record, i) => out.push({ record, line: (segment[i] as RawRecord).line }));
     } else {
-      for (const one of segment) out.push({ record: parseOne(one, first && out.length === 0, options), line: one.line });
+      for (const one of segment)
+        out.push({ record: parseOne(one, first && out.length === 0, options), line: one.line });
     }
     segment = [];
   };
@@ -225,7 +253,11 @@ function csvRow<T>(record: string[], columns: Columns, at: RowPlace, reader: Row
   if (record.length !== columns.count) {
     // The row's line is reported beside the message (the summary, --report): not in it again.
     const problem = `has ${record.length} ${record.length === 1 ? 'field' : 'fields'}, the header has ${columns.count}`;
-    return failedRow(at, csvRaw(cells), new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }));
+    return failedRow(
+      at,
+      csvRaw(cells),
+      new PlantsError('invalid_plant', `row ${problem}`, { issues: [{ path: 'row', message: problem }] }),
+    );
   }
   return reader.csv(cells, at);
 }
@@ -248,7 +280,9 @@ function header<T>(record: string[], reader: RowReader<T>): Columns {
     if (index !== -1) at.set(name, index);
   }
   if (reader.columns.required.some((name) => !at.has(name))) {
-    throw unreadable(`the first CSV line must be a header naming the columns ${headerExample(reader)}; got ${printable(record.join(','), 80)}`);
+    throw unreadable(
+      `the first CSV line must be a header naming the columns ${headerExample(reader)}; got ${printable(record.join(','), 80)}`,
+    );
   }
   return { at, count: record.length };
 }

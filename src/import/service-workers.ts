@@ -15,7 +15,13 @@ export type RequestWork<T> = (row: ValidRow<T>) => Promise<Exclude<RowOutcome, '
  * the concurrency, not the input. What stops the work: a refused token (no row can succeed), the
  * service gone or outside the contract, or any failure under --fail-fast.
  */
-export async function applyThroughService<T>(rows: AsyncIterable<Row<T>[]>, work: RequestWork<T>, tally: BulkTally<T>, settings: BulkSettings, concurrency: number): Promise<void> {
+export async function applyThroughService<T>(
+  rows: AsyncIterable<Row<T>[]>,
+  work: RequestWork<T>,
+  tally: BulkTally<T>,
+  settings: BulkSettings,
+  concurrency: number,
+): Promise<void> {
   const input = rows[Symbol.asyncIterator]();
   let inputFailure: { error: unknown } | undefined;
   let ready: Row<T>[] = [];
@@ -43,14 +49,20 @@ export async function applyThroughService<T>(rows: AsyncIterable<Row<T>[]>, work
     return ready[position++];
   };
   const worker = async () => {
-    for (let row = await nextRow(); row !== undefined; row = await nextRow()) await applyRow(row, work, tally, settings);
+    for (let row = await nextRow(); row !== undefined; row = await nextRow())
+      await applyRow(row, work, tally, settings);
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   // The input failed part way: every request already sent has its answer; now say so.
   if (inputFailure !== undefined) throw inputFailure.error;
 }
 
-async function applyRow<T>(row: Row<T>, work: RequestWork<T>, tally: BulkTally<T>, settings: BulkSettings): Promise<void> {
+async function applyRow<T>(
+  row: Row<T>,
+  work: RequestWork<T>,
+  tally: BulkTally<T>,
+  settings: BulkSettings,
+): Promise<void> {
   if (!admit(row, tally, settings)) return;
   let outcome: Exclude<RowOutcome, 'noop'> | { noop: PlantsError };
   try {

@@ -26,7 +26,8 @@ export class AcceptOutage {
   constructor(say: (line: string) => void) {
     const connections = (count: number) => `${thousands(count)} ${count === 1 ? 'connection was' : 'connections were'}`;
     this.outage = new Outage(say, {
-      started: (cause) => `plants serve: refusing connections: ${cause}; the connections refused meanwhile are counted, not logged`,
+      started: (cause) =>
+        `plants serve: refusing connections: ${cause}; the connections refused meanwhile are counted, not logged`,
       recovered: 'accepting connections again',
       ended: (why, refused) => `plants serve: ${why}; ${connections(refused)} refused meanwhile`,
     });
@@ -38,13 +39,18 @@ export class AcceptOutage {
 
   /** Why /readyz answers 503 while it refuses connections. */
   get reason(): string {
-    return this.cap.openFiles === undefined ? `refusing connections: at its limit of ${thousands(this.cap.connections)} connections` : 'refusing connections: at the limit of open files';
+    return this.cap.openFiles === undefined
+      ? `refusing connections: at its limit of ${thousands(this.cap.connections)} connections`
+      : 'refusing connections: at the limit of open files';
   }
 
   /** Counts the refusals of `server`, which takes `cap` connections at most, and the connections it takes and lets go, which end them. */
   watch(server: Server, cap: ConnectionCap): void {
     this.cap = cap;
-    const full = cap.openFiles === undefined ? 'the most it takes' : `the most the limit of open files (ulimit -n ${cap.openFiles}) leaves room for`;
+    const full =
+      cap.openFiles === undefined
+        ? 'the most it takes'
+        : `the most the limit of open files (ulimit -n ${cap.openFiles}) leaves room for`;
     server.on('drop', () => this.outage.refused(`${thousands(cap.connections)} open, ${full}`));
     server.on('error', (error: NodeJS.ErrnoException) => {
       if (error.syscall === 'accept' && isOutOfDescriptors(error)) this.outage.refused(ioReason(error));

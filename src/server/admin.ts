@@ -64,7 +64,13 @@ export const ADMIN_ROUTES = new RouteTable<AdminContext>('the admin listener', [
       await skipBody(req, maxBodyBytes);
       const { contentType, text } = await options.metrics();
       if (res.headersSent || res.destroyed) return;
-      res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-length': String(Buffer.byteLength(text)), ...(answer().close ? { connection: 'close' } : {}) });
+      res.writeHead(200, {
+        'content-type': contentType,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-length': String(Buffer.byteLength(text)),
+        ...(answer().close ? { connection: 'close' } : {}),
+      });
       res.end(text);
     },
   },
@@ -88,7 +94,9 @@ export function createAdminServer(options: AdminServerOptions): Server {
   const server = createHardenedServer({
     limits,
     // No route takes CONNECT: this is always a 404 or a 405.
-    refuseConnect: (req) => refusalOnHeaders(req, ADMIN_ROUTES, ADMIN_ROUTES.match(req.url ?? '')) ?? failure(405, 'method_not_allowed', 'the admin listener accepts only GET', { allow: 'GET' }),
+    refuseConnect: (req) =>
+      refusalOnHeaders(req, ADMIN_ROUTES, ADMIN_ROUTES.match(req.url ?? '')) ??
+      failure(405, 'method_not_allowed', 'the admin listener accepts only GET', { allow: 'GET' }),
   });
   const handle = createRequestHandler({
     table: ADMIN_ROUTES,

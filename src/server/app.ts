@@ -41,19 +41,40 @@ export function createPlantServer(options: PlantServerOptions): Server {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const isAuthorized = createTokenCheck(options.tokens);
   const { log, observer } = options;
-  const watch: RequestWatch = { table: PLANT_ROUTES, format: options.logFormat ?? 'text', ...(log === undefined ? {} : { log }), ...(observer === undefined ? {} : { observer }) };
+  const watch: RequestWatch = {
+    table: PLANT_ROUTES,
+    format: options.logFormat ?? 'text',
+    ...(log === undefined ? {} : { log }),
+    ...(observer === undefined ? {} : { observer }),
+  };
   const reportUnexpected =
     options.onUnexpectedError ??
-    ((error: unknown, requestId?: string) => log?.(messageLine(watch.format, new Date().toISOString(), 'error', `internal error: ${describeError(error)}`, true, requestId)));
+    ((error: unknown, requestId?: string) =>
+      log?.(
+        messageLine(
+          watch.format,
+          new Date().toISOString(),
+          'error',
+          `internal error: ${describeError(error)}`,
+          true,
+          requestId,
+        ),
+      ));
   // A request id that holds a token would put it in the log.
   const holdsToken = (id: string) => options.tokens.some((token) => id.includes(token));
 
   const server = createHardenedServer({
     limits,
-    refuseConnect: (req) => refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ?? failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
+    refuseConnect: (req) =>
+      refusalOnHeaders(req, PLANT_ROUTES, PLANT_ROUTES.match(req.url ?? ''), isAuthorized) ??
+      failure(405, 'method_not_allowed', '/plants accepts only POST', { allow: 'POST' }),
     onRawAnswer: (status, req) => logRawAnswer(watch, status, req),
   });
-  const context: PlantContext = { store: options.store, maxBodyBytes: limits.maxBodyBytes, answer: () => ({ close: isStopping(server) }) };
+  const context: PlantContext = {
+    store: options.store,
+    maxBodyBytes: limits.maxBodyBytes,
+    answer: () => ({ close: isStopping(server) }),
+  };
   const handle = createRequestHandler({
     table: PLANT_ROUTES,
     context,

@@ -14,8 +14,10 @@ const BEARER = /^bearer +(\S+) *$/i;
  * timing; every token is compared on every request, so neither does which one matched.
  */
 export function createTokenCheck(tokens: readonly string[]): (authorization: string | undefined) => boolean {
-  if (tokens.length === 0) throw new TypeError('the plant server needs at least one token: it never runs without authentication');
-  if (tokens.some((token) => !/^\S+$/.test(token))) throw new TypeError('a token must be non-empty and contain no whitespace');
+  if (tokens.length === 0)
+    throw new TypeError('the plant server needs at least one token: it never runs without authentication');
+  if (tokens.some((token) => !/^\S+$/.test(token)))
+    throw new TypeError('a token must be non-empty and contain no whitespace');
   const expected = tokens.map(sha256);
   return (authorization) => {
     const presented = BEARER.exec(authorization ?? '')?.[1];

@@ -18,7 +18,12 @@ import type {
 type Kind = keyof PlantWriter;
 
 /** What the items of each kind of write are, for a message. */
-const NOUNS: Readonly<Record<Kind, string>> = { addAll: 'plants', putAll: 'plants', patchAll: 'patches', deleteAll: 'ids' };
+const NOUNS: Readonly<Record<Kind, string>> = {
+  addAll: 'plants',
+  putAll: 'plants',
+  patchAll: 'patches',
+  deleteAll: 'ids',
+};
 
 /** The size of the batch each call's outcomes were written in: for the request's log line. */
 const batchSizes = new WeakMap<readonly unknown[], number>();
@@ -122,7 +127,7 @@ export class BatchingStore implements PlantStore {
           while (this.waiting.length > 0) {
             const batch = this.waiting;
             this.waiting = [];
-            for (let start = 0; start < batch.length; ) {
+            for (let start = 0; start < batch.length;) {
               let end = start + 1;
               while (end < batch.length && (batch[end] as Waiting).kind === (batch[start] as Waiting).kind) end += 1;
               await this.write(writer, batch.slice(start, end));
@@ -148,7 +153,8 @@ export class BatchingStore implements PlantStore {
       const started = this.onBatch === undefined ? 0 : performance.now();
       const outcomes = await (writer[kind] as (items: readonly unknown[]) => Promise<unknown[]>)(items);
       this.onBatch?.(items.length, (performance.now() - started) / 1000);
-      if (outcomes.length !== items.length) throw new Error(`the inner store returned ${outcomes.length} outcomes for ${items.length} ${NOUNS[kind]}`);
+      if (outcomes.length !== items.length)
+        throw new Error(`the inner store returned ${outcomes.length} outcomes for ${items.length} ${NOUNS[kind]}`);
       let start = 0;
       for (const call of run) {
         const own = outcomes.slice(start, start + call.items.length);

@@ -10,7 +10,6 @@ export function mediaTypeOf(header: string | undefined): string {
   return (header ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
-
 /** How reading a body ended: all of it, or over the limit (the rest was left unread). */
 export type BodyRead = { complete: true; bytes: Buffer } | { complete: false };
 
@@ -73,7 +72,11 @@ export function jsonOfBody(bytes: Buffer): unknown {
     return parseJson(text);
   } catch (error) {
     // A RangeError here is a stack overflow: nesting deep enough to exhaust the parser's recursion.
-    throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${error instanceof RangeError ? 'nested too deeply' : printable((error as Error).message)}`);
+    throw rejection(
+      400,
+      'malformed_json',
+      `the request body is not valid JSON: ${error instanceof RangeError ? 'nested too deeply' : printable((error as Error).message)}`,
+    );
   }
 }
 
@@ -83,7 +86,8 @@ export function jsonOfBody(bytes: Buffer): unknown {
  */
 export function newPlantOfBody(bytes: Buffer): NewPlant {
   const reading = readPlantJson(textOfBody(bytes));
-  if (reading.notJson !== undefined) throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${printable(reading.notJson)}`);
+  if (reading.notJson !== undefined)
+    throw rejection(400, 'malformed_json', `the request body is not valid JSON: ${printable(reading.notJson)}`);
   if (reading.invalid !== undefined) throw reading.invalid;
   return reading.plant;
 }

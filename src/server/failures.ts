@@ -26,7 +26,12 @@ export function failure(status: number, code: ErrorCode, message: string, header
 }
 
 /** The RequestRejected to throw for a Failure of these parts. */
-export function rejection(status: number, code: ErrorCode, message: string, headers?: Record<string, string>): RequestRejected {
+export function rejection(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers?: Record<string, string>,
+): RequestRejected {
   return new RequestRejected(failure(status, code, message, headers));
 }
 
@@ -37,7 +42,9 @@ export function errorBody(answer: Failure): { error: number; message: string } {
 
 // The store's own messages name files on the server's disk: they go to the log, not to clients.
 // 503 promises that nothing was stored: clients may send the plant again (plants import does).
-const STORE_UNAVAILABLE = failure(503, 'unavailable', 'the plant store is unavailable right now; try again later', { 'retry-after': '1' });
+const STORE_UNAVAILABLE = failure(503, 'unavailable', 'the plant store is unavailable right now; try again later', {
+  'retry-after': '1',
+});
 
 // A failure part way (a store written but not made durable) or a bug: whether the plant was stored
 // is not known, so not a 503, which would let a client send it again as if nothing had happened.

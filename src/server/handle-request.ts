@@ -23,7 +23,9 @@ export interface RequestHandlerOptions<Context> {
  * answer with a body (but a 204): nothing a client sends makes this throw or leaves the connection
  * without an answer.
  */
-export function createRequestHandler<Context>(options: RequestHandlerOptions<Context>): (req: IncomingMessage, res: ServerResponse, own?: Context) => Promise<void> {
+export function createRequestHandler<Context>(
+  options: RequestHandlerOptions<Context>,
+): (req: IncomingMessage, res: ServerResponse, own?: Context) => Promise<void> {
   const { table, context } = options;
 
   /** Refuses a request on its headers; the body is skipped first so the connection can be reused. */
@@ -66,7 +68,11 @@ export function refusalOnHeaders<Context>(
   // it, before the token (the version says how to read everything after it). Other versions node
   // cannot parse: raw-answers.ts answers them 400.
   if (req.httpVersion !== '1.1' && req.httpVersion !== '1.0') {
-    return failure(505, 'http_version_not_supported', `HTTP/${req.httpVersion} is not supported: send HTTP/1.1 (or HTTP/1.0)`);
+    return failure(
+      505,
+      'http_version_not_supported',
+      `HTTP/${req.httpVersion} is not supported: send HTTP/1.1 (or HTTP/1.0)`,
+    );
   }
   if (isAuthorized !== undefined) {
     // Node keeps the first of two; a proxy in front may check the other. Which one counts is not
@@ -83,11 +89,17 @@ export function refusalOnHeaders<Context>(
   if (match === undefined) return failure(404, 'not_found', table.notFoundMessage);
   if (match.route(req.method) === undefined) {
     const { methods } = match;
-    return failure(405, 'method_not_allowed', `${match.path} accepts only ${methods.join(' and ')}`, { allow: methods.join(', ') });
+    return failure(405, 'method_not_allowed', `${match.path} accepts only ${methods.join(' and ')}`, {
+      allow: methods.join(', '),
+    });
   }
   const accepts = match.route(req.method)?.accepts;
   if (accepts !== undefined && !accepts.includes(mediaTypeOf(req.headers['content-type']))) {
-    return failure(400, 'unsupported_media_type', `the request body must be sent as Content-Type: ${accepts.join(' or ')}`);
+    return failure(
+      400,
+      'unsupported_media_type',
+      `the request body must be sent as Content-Type: ${accepts.join(' or ')}`,
+    );
   }
   return undefined;
 }

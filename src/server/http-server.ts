@@ -53,8 +53,14 @@ export function createHardenedServer({ limits, refuseConnect, onRawAnswer }: Har
   // An `Expect` other than 100-continue: node would answer 417 without a body; serve it as usual.
   server.on('checkExpectation', (req: IncomingMessage, res) => server.emit('request', req, res));
   // Answers node:http gives us no ServerResponse for: unparseable or too slow requests, CONNECT.
-  server.on('clientError', onClientError(limits, (answer) => onRawAnswer?.(answer.status)));
-  server.on('connect', onConnect(refuseConnect, (req, answer) => onRawAnswer?.(answer.status, req)));
+  server.on(
+    'clientError',
+    onClientError(limits, (answer) => onRawAnswer?.(answer.status)),
+  );
+  server.on(
+    'connect',
+    onConnect(refuseConnect, (req, answer) => onRawAnswer?.(answer.status, req)),
+  );
   // An accept that failed (EMFILE, where libuv could not close the connection quietly): node says
   // so with 'error' and listens on, but with no listener the process would end. (A failure to
   // listen goes to listen's own listener: lifecycle.ts.) AcceptOutage counts them.

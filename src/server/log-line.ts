@@ -28,7 +28,18 @@ export function requestLine(format: LogFormat, time: string, fields: RequestFiel
   const { method, route, status, durationMs, requestId, batchSize, note } = fields;
   if (format === 'json') {
     const level: LogLevel = status !== undefined && status >= 500 ? 'error' : 'info';
-    return JSON.stringify({ time, level, message: `${method} ${route} ${status ?? '-'}`, method, route, status: status ?? null, durationMs, ...(requestId === undefined ? {} : { requestId }), ...(batchSize === undefined ? {} : { batchSize }), ...(note === undefined ? {} : { note }) });
+    return JSON.stringify({
+      time,
+      level,
+      message: `${method} ${route} ${status ?? '-'}`,
+      method,
+      route,
+      status: status ?? null,
+      durationMs,
+      ...(requestId === undefined ? {} : { requestId }),
+      ...(batchSize === undefined ? {} : { batchSize }),
+      ...(note === undefined ? {} : { note }),
+    });
   }
   const id = requestId === undefined ? '' : ` request-id=${requestId}`;
   const batch = batchSize === undefined ? '' : ` batch=${batchSize}`;
@@ -39,8 +50,16 @@ export function requestLine(format: LogFormat, time: string, fields: RequestFiel
  * A line that is no request's: text as the server always wrote it (`stamped`: behind the time),
  * JSON with the time and level it has; `requestId` names the request a failure met.
  */
-export function messageLine(format: LogFormat, time: string, level: LogLevel, message: string, stamped = true, requestId?: string): string {
-  if (format === 'json') return JSON.stringify({ time, level, message, ...(requestId === undefined ? {} : { requestId }) });
+export function messageLine(
+  format: LogFormat,
+  time: string,
+  level: LogLevel,
+  message: string,
+  stamped = true,
+  requestId?: string,
+): string {
+  if (format === 'json')
+    return JSON.stringify({ time, level, message, ...(requestId === undefined ? {} : { requestId }) });
   const id = requestId === undefined ? '' : ` (request-id=${requestId})`;
   return stamped ? `${time} ${message}${id}` : `${message}${id}`;
 }

@@ -37,7 +37,10 @@ export class ServiceMetrics implements RequestObserver {
    * Requests counted since the last scrape, by method, route and status: added to prom-client's
    * counter as it is scraped, since its inc hashes the label set on every call.
    */
-  private readonly counted = new Map<string, { labels: Record<'method' | 'route' | 'status', string>; count: number }>();
+  private readonly counted = new Map<
+    string,
+    { labels: Record<'method' | 'route' | 'status', string>; count: number }
+  >();
   /** Label-bound children by route. */
   private readonly timed = new Map<string, Histogram.Internal<'route'>>();
 
@@ -57,7 +60,13 @@ export class ServiceMetrics implements RequestObserver {
         }
       },
     });
-    this.latency = new Histogram({ name: 'plants_http_request_duration_seconds', help: 'Time from a request to the end of its answer, by route', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers });
+    this.latency = new Histogram({
+      name: 'plants_http_request_duration_seconds',
+      help: 'Time from a request to the end of its answer, by route',
+      labelNames: ['route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     new Gauge({
       name: 'plants_http_requests_in_flight',
       help: 'Requests being answered now',
@@ -66,8 +75,18 @@ export class ServiceMetrics implements RequestObserver {
         this.set(inFlight());
       },
     });
-    this.batchSizes = new Histogram({ name: 'plants_store_batch_size', help: 'Plants (or ids) written by one write of the store: requests that arrived while the one before was written go together', buckets: BATCH_BUCKETS, registers });
-    this.commits = new Histogram({ name: 'plants_store_commit_duration_seconds', help: 'Time for one write of the store to be durable (fsync, or a transaction)', buckets: LATENCY_BUCKETS, registers });
+    this.batchSizes = new Histogram({
+      name: 'plants_store_batch_size',
+      help: 'Plants (or ids) written by one write of the store: requests that arrived while the one before was written go together',
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.commits = new Histogram({
+      name: 'plants_store_commit_duration_seconds',
+      help: 'Time for one write of the store to be durable (fsync, or a transaction)',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     new Gauge({
       name: 'plants_store_outage',
       help: '1 while the store cannot be used (a full disk, a lock held too long, a database that does not answer), else 0',
@@ -122,7 +141,8 @@ export class ServiceMetrics implements RequestObserver {
     const shownStatus = status === undefined ? 'none' : String(status);
     const key = `${shownMethod} ${route} ${shownStatus}`;
     const entry = this.counted.get(key);
-    if (entry === undefined) this.counted.set(key, { labels: { method: shownMethod, route, status: shownStatus }, count: 1 });
+    if (entry === undefined)
+      this.counted.set(key, { labels: { method: shownMethod, route, status: shownStatus }, count: 1 });
     else entry.count += 1;
     let histogram = this.timed.get(route);
     if (histogram === undefined) this.timed.set(route, (histogram = this.latency.labels(route)));

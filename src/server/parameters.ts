@@ -30,7 +30,8 @@ export function listQuery(target: string): ListQuery {
   const query: ListQuery = { limit: LIMIT_DEFAULT, ...filterOf(params) };
   const limit = params.get('limit');
   if (limit !== null) {
-    if (!/^[1-9][0-9]{0,3}$/.test(limit) || Number(limit) > LIMIT_MAX) throw invalid(`limit must be a whole number from 1 to ${LIMIT_MAX}`);
+    if (!/^[1-9][0-9]{0,3}$/.test(limit) || Number(limit) > LIMIT_MAX)
+      throw invalid(`limit must be a whole number from 1 to ${LIMIT_MAX}`);
     query.limit = Number(limit);
   }
   const after = params.get('after');

@@ -42,8 +42,17 @@ async function skipBody(req: IncomingMessage, maxBodyBytes: number): Promise<voi
  * A plant, as GET, PUT and PATCH of /plants/{id} answer it: with its id (canonical JSON, ids exact),
  * its ETag, and what the write did, where one was made (Plants-Outcome).
  */
-function sendPlant(res: ServerResponse, status: number, plant: NewPlant, options: AnswerOptions, outcome?: string): void {
-  sendJsonText(res, status, encodePlant(plant), options, { etag: etagOf(plant), ...(outcome === undefined ? {} : { 'plants-outcome': outcome }) });
+function sendPlant(
+  res: ServerResponse,
+  status: number,
+  plant: NewPlant,
+  options: AnswerOptions,
+  outcome?: string,
+): void {
+  sendJsonText(res, status, encodePlant(plant), options, {
+    etag: etagOf(plant),
+    ...(outcome === undefined ? {} : { 'plants-outcome': outcome }),
+  });
 }
 
 const JSON_BODY = ['application/json'];

@@ -7,8 +7,16 @@ const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
 
 /** The entity tags of a list (`"a", W/"b"`), each checked; `*` alone is the whole field. */
 function entityTags(field: string, name: string): string[] {
-  const tags = field.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
-  if (tags.length === 0 || !tags.every((tag) => ENTITY_TAG.test(tag))) throw rejection(400, 'bad_request', `${name} must be * or a list of entity tags ("…"), as GET answers them in ETag`);
+  const tags = field
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  if (tags.length === 0 || !tags.every((tag) => ENTITY_TAG.test(tag)))
+    throw rejection(
+      400,
+      'bad_request',
+      `${name} must be * or a list of entity tags ("…"), as GET answers them in ETag`,
+    );
   return tags;
 }
 
@@ -22,9 +30,15 @@ function entityTags(field: string, name: string): string[] {
 export function preconditionOf(req: IncomingMessage): Expectation | undefined {
   const ifMatch = req.headers['if-match'];
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifMatch !== undefined && ifNoneMatch !== undefined) throw rejection(400, 'bad_request', 'give If-Match or If-None-Match, not both');
+  if (ifMatch !== undefined && ifNoneMatch !== undefined)
+    throw rejection(400, 'bad_request', 'give If-Match or If-None-Match, not both');
   if (ifNoneMatch !== undefined) {
-    if (ifNoneMatch.trim() !== '*') throw rejection(400, 'bad_request', 'If-None-Match takes only * here (create only): to write only over a state, give If-Match');
+    if (ifNoneMatch.trim() !== '*')
+      throw rejection(
+        400,
+        'bad_request',
+        'If-None-Match takes only * here (create only): to write only over a state, give If-Match',
+      );
     return 'absent';
   }
   if (ifMatch === undefined) return undefined;

@@ -35,7 +35,11 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: RequestTimeou
       return failure(431, 'headers_too_large', 'the request headers are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       // Node says which of the two fired no more than that one did.
-      return failure(408, 'request_timeout', `the request was not received in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} seconds, all of it within ${timeouts.requestTimeoutMs / 1000}`);
+      return failure(
+        408,
+        'request_timeout',
+        `the request was not received in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} seconds, all of it within ${timeouts.requestTimeoutMs / 1000}`,
+      );
     default:
       return failure(400, 'bad_request', 'the request is not valid HTTP/1.1');
   }
@@ -63,7 +67,10 @@ export function onClientError(timeouts: RequestTimeouts, answered: (answer: Fail
 }
 
 /** The 'connect' listener (CONNECT method): this is no proxy; refuse as any other request. */
-export function onConnect(refusal: (req: IncomingMessage) => Failure, answered: (req: IncomingMessage, answer: Failure) => void) {
+export function onConnect(
+  refusal: (req: IncomingMessage) => Failure,
+  answered: (req: IncomingMessage, answer: Failure) => void,
+) {
   return (req: IncomingMessage, socket: Duplex): void => {
     const answer = refusal(req);
     answerOnSocket(socket, answer);

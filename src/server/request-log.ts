@@ -22,7 +22,13 @@ export interface RequestNotes {
   batchSize?: number;
 }
 
-export function watchRequest(req: IncomingMessage, res: ServerResponse, requestId: string, watch: RequestWatch, notes?: RequestNotes): void {
+export function watchRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  watch: RequestWatch,
+  notes?: RequestNotes,
+): void {
   const { log, observer } = watch;
   const started = performance.now();
   const at = log === undefined ? '' : new Date().toISOString();
@@ -38,7 +44,17 @@ export function watchRequest(req: IncomingMessage, res: ServerResponse, requestI
     // 'close' without 'finish': the connection went before the whole answer was written.
     const note = res.writableFinished ? undefined : 'connection closed before the answer was complete';
     const batchSize = notes?.batchSize;
-    log(requestLine(watch.format, at, { method, route, status, durationMs: Math.round(elapsed), requestId, ...(batchSize === undefined ? {} : { batchSize }), ...(note === undefined ? {} : { note }) }));
+    log(
+      requestLine(watch.format, at, {
+        method,
+        route,
+        status,
+        durationMs: Math.round(elapsed),
+        requestId,
+        ...(batchSize === undefined ? {} : { batchSize }),
+        ...(note === undefined ? {} : { note }),
+      }),
+    );
   });
 }
 

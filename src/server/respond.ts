@@ -27,7 +27,13 @@ export function sendJson(
 }
 
 /** Writes an answer whose JSON is written already (plants with their ids: core/plant-json.ts). */
-export function sendJsonText(res: ServerResponse, status: number, text: string, options: AnswerOptions = {}, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  options: AnswerOptions = {},
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     ...COMMON_HEADERS,
@@ -42,7 +48,11 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
 /** A 204: done, nothing to say. */
 export function sendNoContent(res: ServerResponse, options: AnswerOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(204, { 'cache-control': 'no-store', ...requestIdHeader(res), ...(options.close ? { connection: 'close' } : {}) });
+  res.writeHead(204, {
+    'cache-control': 'no-store',
+    ...requestIdHeader(res),
+    ...(options.close ? { connection: 'close' } : {}),
+  });
   res.end();
 }
 

@@ -53,7 +53,9 @@ export class RouteTable<Context> {
       let template = this.templates.find((each) => each.path === route.path);
       if (template === undefined) {
         const names: string[] = [];
-        const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)'));
+        const source = route.path
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)'));
         template = { path: route.path, pattern: new RegExp(`^${source}$`), names, routes: new Map(), methods: [] };
         this.templates.push(template);
       }
@@ -83,7 +85,12 @@ export class RouteTable<Context> {
       if (found === null) continue;
       const params: Record<string, string> = {};
       template.names.forEach((name, i) => (params[name] = decodeSegment(found[i + 1] as string)));
-      return { path: template.path, params, methods: template.methods, route: (method) => (method === undefined ? undefined : template.routes.get(method)) };
+      return {
+        path: template.path,
+        params,
+        methods: template.methods,
+        route: (method) => (method === undefined ? undefined : template.routes.get(method)),
+      };
     }
     return undefined;
   }

@@ -3,9 +3,11 @@ import { failureFor } from './failures.js';
 import { Outage, type OutageWords } from './outage.js';
 
 const STORE_WORDS: OutageWords = {
-  started: () => 'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
+  started: () =>
+    'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
   recovered: 'the store takes writes again',
-  ended: (why, refused) => `plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`,
+  ended: (why, refused) =>
+    `plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`,
 };
 
 /**

@@ -16,7 +16,8 @@ export type StoreLocation = (
       poolSize?: number;
       /** Told what the log should say of the store as it opens (PostgresStoreOptions). */
       onNote?: (note: string) => void;
-    }) & {
+    }
+) & {
   /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
   waitMs?: number;
   /** Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write under way is finished. */

@@ -17,10 +17,14 @@ export function unchangedHint(error: unknown, what = 'the store'): { hint?: stri
 
 /** A failure after the store may already hold the plants: they may or may not be stored. */
 export function storeMaybeWrittenError(path: string, action: string, error: unknown): PlantsError {
-  return new PlantsError('store_io', `could not ${action} the store ${path}: ${ioReason(error)}; the plants may or may not be stored`, {
-    cause: error,
-    effect: 'unknown',
-  });
+  return new PlantsError(
+    'store_io',
+    `could not ${action} the store ${path}: ${ioReason(error)}; the plants may or may not be stored`,
+    {
+      cause: error,
+      effect: 'unknown',
+    },
+  );
 }
 
 /** The files of a store, by the names users know (file/store-paths.ts): the store file, and its journal beside it. */
@@ -31,8 +35,18 @@ export type StorePart = 'store file' | 'journal';
  * device, a directory. The store file's path is the user's choice (--store); the journal's is
  * ours, beside it, so what is in its way is named, to be moved.
  */
-export function notAFileError(path: string, info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }, part: StorePart = 'store file'): PlantsError {
-  const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+export function notAFileError(
+  path: string,
+  info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean },
+  part: StorePart = 'store file',
+): PlantsError {
+  const kind = info.isDirectory()
+    ? 'a directory'
+    : info.isFIFO()
+      ? 'a FIFO'
+      : info.isSocket()
+        ? 'a socket'
+        : 'a device';
   if (part === 'journal') {
     return new PlantsError('store_io', `${path} is ${kind}, not a store's journal; nothing was read or written`, {
       hint: 'plants keeps the journal of the store at that path: rename or remove what is there, then try again',

@@ -76,6 +76,7 @@ describe('a declaration and what it loads are checked against each other (by the
       // @ts-expect-error the result has no `changed`. (Were renderHuman a method, this would pass.)
       { ...get, renderHuman: needsMore } satisfies CommandImplementation<GetOptions, GetResult>,
     ];
-    for (const implementation of mixed) expect(Object.keys(implementation)).toEqual(['run', 'renderHuman', 'renderJson']);
+    for (const implementation of mixed)
+      expect(Object.keys(implementation)).toEqual(['run', 'renderHuman', 'renderJson']);
   });
 });

@@ -13,11 +13,16 @@ describe('plants login / logout', () => {
   it('saves the token and base URL in a config file readable by its owner only', async () => {
     const t = await testContext();
     expect(await t.run('login', '--no-check', '--token', TOKEN, '--base-url', 'http://127.0.0.1:9000/')).toBe(0);
-    expect(await savedConfig(t.ctx.configDir)).toEqual({ 'base-url': 'http://127.0.0.1:9000', services: { 'http://127.0.0.1:9000': { token: TOKEN } } });
+    expect(await savedConfig(t.ctx.configDir)).toEqual({
+      'base-url': 'http://127.0.0.1:9000',
+      services: { 'http://127.0.0.1:9000': { token: TOKEN } },
+    });
     expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(t.ctx.configDir)).mode & 0o777).toBe(0o700);
     expect(t.stdout()).toBe('');
-    expect(t.stderr()).toBe(`Logged in to http://127.0.0.1:9000: token not checked (--no-check), saved in ${join(t.ctx.configDir, 'config.json')} (readable by you only)\n`);
+    expect(t.stderr()).toBe(
+      `Logged in to http://127.0.0.1:9000: token not checked (--no-check), saved in ${join(t.ctx.configDir, 'config.json')} (readable by you only)\n`,
+    );
   });
 
   it('tightens a config file that was readable by others', async () => {
@@ -26,7 +31,10 @@ describe('plants login / logout', () => {
     await writeFile(join(t.ctx.configDir, 'config.json'), '{"timeout":"5"}', { mode: 0o644 });
     expect(await t.run('login', '--no-check', '--token', TOKEN)).toBe(0);
     expect((await stat(join(t.ctx.configDir, 'config.json'))).mode & 0o777).toBe(0o600);
-    expect(await savedConfig(t.ctx.configDir)).toEqual({ timeout: '5', services: { 'http://127.0.0.1:8080': { token: TOKEN } } });
+    expect(await savedConfig(t.ctx.configDir)).toEqual({
+      timeout: '5',
+      services: { 'http://127.0.0.1:8080': { token: TOKEN } },
+    });
   });
 
   it('tightens a config directory that others could read', async () => {
@@ -97,20 +105,51 @@ describe('plants login / logout', () => {
     const t = await testContext({ stdin: `${TOKEN}\n` });
     expect(await t.run('login', '--no-check', '--with-token', '--json')).toBe(0);
     expect((await savedConfig(t.ctx.configDir)).services['http://127.0.0.1:8080'].token).toBe(TOKEN);
-    expect(JSON.parse(t.stdout())).toEqual({ loggedIn: true, baseUrl: 'http://127.0.0.1:8080', source: 'stdin', checked: false, configPath: join(t.ctx.configDir, 'config.json'), warnings: [] });
+    expect(JSON.parse(t.stdout())).toEqual({
+      loggedIn: true,
+      baseUrl: 'http://127.0.0.1:8080',
+      source: 'stdin',
+      checked: false,
+      configPath: join(t.ctx.configDir, 'config.json'),
+      warnings: [],
+    });
     expect(t.stdout() + t.stderr()).not.toContain(TOKEN);
   });
 
   it.each([
     [['login', '--with-token'], '', 'the token is empty'],
-    [['login'], '', 'no token given, and standard input is not a terminal to ask on (no plants serve of yours runs at http://127.0.0.1:8080 to take its token from)'],
+    [
+      ['login'],
+      '',
+      'no token given, and standard input is not a terminal to ask on (no plants serve of yours runs at http://127.0.0.1:8080 to take its token from)',
+    ],
     [['login', '--token', 'a b'], '', 'the token must be printable ASCII with no spaces'],
     [['login', '--token', TOKEN, '--with-token'], '', 'give the token with --token or --with-token, not both'],
-    [['login', '--token', TOKEN, '--base-url', 'ftp://x'], '', 'base URL must start with http:// or https://, got ftp:'],
-    [['login', '--token', TOKEN, '--base-url', 'localhost:8080'], '', 'base URL must start with http:// or https://, got localhost:'],
-    [['login', '--token', TOKEN, '--base-url', 'plants'], '', 'base URL "plants" is not a URL (expected e.g. http://127.0.0.1:8080)'],
-    [['login', '--token', TOKEN, '--base-url', 'http://u:p@h'], '', 'base URL must not contain a user name or password: use plants login --with-token'],
-    [['login', '--token', TOKEN, '--base-url', 'http://h/?x=1'], '', 'base URL must not have a query (?…) or fragment (#…)'],
+    [
+      ['login', '--token', TOKEN, '--base-url', 'ftp://x'],
+      '',
+      'base URL must start with http:// or https://, got ftp:',
+    ],
+    [
+      ['login', '--token', TOKEN, '--base-url', 'localhost:8080'],
+      '',
+      'base URL must start with http:// or https://, got localhost:',
+    ],
+    [
+      ['login', '--token', TOKEN, '--base-url', 'plants'],
+      '',
+      'base URL "plants" is not a URL (expected e.g. http://127.0.0.1:8080)',
+    ],
+    [
+      ['login', '--token', TOKEN, '--base-url', 'http://u:p@h'],
+      '',
+      'base URL must not contain a user name or password: use plants login --with-token',
+    ],
+    [
+      ['login', '--token', TOKEN, '--base-url', 'http://h/?x=1'],
+      '',
+      'base URL must not have a query (?…) or fragment (#…)',
+    ],
   ])('%j is refused (exit 2) and saves nothing', async (argv, stdin, message) => {
     const t = await testContext({ stdin });
     expect(await t.run(...argv)).toBe(2);
@@ -122,7 +161,9 @@ describe('plants login / logout', () => {
   it('warns when PLANTS_TOKEN will override the saved token', async () => {
     const t = await testContext({ env: { PLANTS_TOKEN: 'other-token-in-env' } });
     expect(await t.run('login', '--no-check', '--token', TOKEN)).toBe(0);
-    expect(t.stderr()).toContain('warning: PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it');
+    expect(t.stderr()).toContain(
+      'warning: PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it',
+    );
   });
 
   it('logout removes the token and keeps the base URL', async () => {
@@ -132,7 +173,9 @@ describe('plants login / logout', () => {
     expect(await savedConfig(t.ctx.configDir)).toEqual({ 'base-url': 'http://h:1' });
     expect(t.stderr()).toContain('Logged out of http://h:1: its token removed from');
     // Said, lest the next command's "no token for http://h:1" be a mystery (issue 25, item 6).
-    expect(t.stderr()).toContain('The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL changes it)\n');
+    expect(t.stderr()).toContain(
+      'The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL changes it)\n',
+    );
     // Nothing to remove: exit 1, as gh does (issue 40).
     expect(await t.run('logout')).toBe(1);
     expect(t.stderr()).toContain('Not logged in to http://h:1: no token for it in');
@@ -153,7 +196,12 @@ describe('plants login / logout', () => {
     const t = await testContext();
     await t.run('login', '--no-check', '--token', TOKEN, '--base-url', 'http://h:1');
     expect(await t.run('logout', '--json')).toBe(0);
-    expect(JSON.parse(t.stdout())).toMatchObject({ loggedOut: true, baseUrl: 'http://h:1', hadToken: true, baseUrlFrom: 'config' });
+    expect(JSON.parse(t.stdout())).toMatchObject({
+      loggedOut: true,
+      baseUrl: 'http://h:1',
+      hadToken: true,
+      baseUrlFrom: 'config',
+    });
     const other = await testContext();
     expect(await other.run('logout', '--base-url', 'http://other:2')).toBe(1);
     expect(other.stderr()).not.toContain('The base URL stays');
@@ -197,7 +245,11 @@ describe('plants config', () => {
     const t = await testContext({ env: { PLANTS_BASE_URL: 'http://from-env:1' } });
     await t.run('config', 'set', 'base-url', 'http://from-config:1');
     expect(await t.run('config', 'get', 'base-url', '--json')).toBe(0);
-    expect(JSON.parse(t.stdout())).toEqual({ key: 'base-url', value: 'http://from-env:1', source: 'env PLANTS_BASE_URL' });
+    expect(JSON.parse(t.stdout())).toEqual({
+      key: 'base-url',
+      value: 'http://from-env:1',
+      source: 'env PLANTS_BASE_URL',
+    });
     const withoutEnv = await testContext();
     withoutEnv.ctx.configDir = t.ctx.configDir;
     await withoutEnv.run('config', 'get', 'base-url');
@@ -207,7 +259,9 @@ describe('plants config', () => {
   it('set checks the value, stores a store path as absolute, unset removes it', async () => {
     const t = await testContext();
     expect(await t.run('config', 'set', 'timeout', 'soon')).toBe(2);
-    expect(t.stderr()).toContain('error: timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "soon"');
+    expect(t.stderr()).toContain(
+      'error: timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "soon"',
+    );
     expect(await t.run('config', 'set', 'store', 'mine.json')).toBe(0);
     expect((await savedConfig(t.ctx.configDir)).store).toBe(join(t.ctx.cwd, 'mine.json'));
     expect(await t.run('config', 'unset', 'store')).toBe(0);
@@ -231,6 +285,8 @@ describe('plants config', () => {
   it('names the source of a bad value', async () => {
     const t = await testContext({ env: { PLANTS_BASE_URL: 'nowhere', PLANTS_TOKEN: TOKEN } });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
-    expect(t.stderr()).toContain('error: base URL "nowhere" is not a URL (expected e.g. http://127.0.0.1:8080) (from PLANTS_BASE_URL)');
+    expect(t.stderr()).toContain(
+      'error: base URL "nowhere" is not a URL (expected e.g. http://127.0.0.1:8080) (from PLANTS_BASE_URL)',
+    );
   });
 });

@@ -6,9 +6,13 @@ import { testContext } from '../helpers/test-context.js';
 describe('plants create --local', () => {
   it('creates the store in the data directory on first use, int64 exact through to --json', async () => {
     const t = await testContext();
-    expect(await t.run('create', '--local', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json')).toBe(0);
+    expect(
+      await t.run('create', '--local', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json'),
+    ).toBe(0);
     expect(t.stdout()).toBe('{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n');
-    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toContain('{"id":9223372036854775807,"name":"Max","tag":"herb"}');
+    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toContain(
+      '{"id":9223372036854775807,"name":"Max","tag":"herb"}',
+    );
   });
 
   it('uses --store over PLANTS_STORE over the config file, relative to the working directory', async () => {
@@ -18,15 +22,21 @@ describe('plants create --local', () => {
     expect(await t.run('create', '--local', '--id', '2', '--name', 'b')).toBe(0);
     expect(await readFile(join(t.dir, 'flag.json.journal'), 'utf8')).toContain('"id":1');
     expect(await readFile(join(t.dir, 'env.json.journal'), 'utf8')).toContain('"id":2');
-    expect(t.stdout()).toBe(`Created plant 1 "a" in ${join(t.dir, 'flag.json')}\nCreated plant 2 "b" in ${join(t.dir, 'env.json')}\n`);
+    expect(t.stdout()).toBe(
+      `Created plant 1 "a" in ${join(t.dir, 'flag.json')}\nCreated plant 2 "b" in ${join(t.dir, 'env.json')}\n`,
+    );
   });
 
   it('shows a name holding a backslash and an n apart from one holding a line break; stores both as they are', async () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', 'two\\nchars', '--tag', 'C:\\plants')).toBe(0);
     expect(await t.run('create', '--local', '--id', '2', '--name', 'two\nchars')).toBe(0);
-    expect(t.stdout()).toBe(`Created plant 1 "two\\\\nchars" tagged "C:\\\\plants" in ${t.storePath}\nCreated plant 2 "two\\nchars" in ${t.storePath}\n`);
-    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toBe('{"id":1,"name":"two\\\\nchars","tag":"C:\\\\plants"}\n{"id":2,"name":"two\\nchars"}\n');
+    expect(t.stdout()).toBe(
+      `Created plant 1 "two\\\\nchars" tagged "C:\\\\plants" in ${t.storePath}\nCreated plant 2 "two\\nchars" in ${t.storePath}\n`,
+    );
+    expect(await readFile(`${t.storePath}.journal`, 'utf8')).toBe(
+      '{"id":1,"name":"two\\\\nchars","tag":"C:\\\\plants"}\n{"id":2,"name":"two\\nchars"}\n',
+    );
   });
 
   it('refuses a duplicate with the same Error as the service (exit 1)', async () => {

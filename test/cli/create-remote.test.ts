@@ -31,7 +31,11 @@ describe('plants create (remote)', () => {
     const t = await remote();
     expect(await t.run('create', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json')).toBe(0);
     const [request] = service.requests;
-    expect(request).toMatchObject({ method: 'POST', url: '/plants', body: '{"id":9223372036854775807,"name":"Max","tag":"herb"}' });
+    expect(request).toMatchObject({
+      method: 'POST',
+      url: '/plants',
+      body: '{"id":9223372036854775807,"name":"Max","tag":"herb"}',
+    });
     expect(request?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(request?.headers['content-type']).toBe('application/json');
     expect(t.stdout()).toBe('{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n');
@@ -56,7 +60,9 @@ describe('plants create (remote)', () => {
     const t = await remote();
     expect(await t.run('create', '--id', '0x10', '--name', 'x'.repeat(1001))).toBe(2);
     expect(service.requests).toHaveLength(0);
-    expect(t.stderr()).toBe('error: invalid plant:\n  id must be a base-10 integer, got "0x10"\n  name must be at most 1,000 characters\n');
+    expect(t.stderr()).toBe(
+      'error: invalid plant:\n  id must be a base-10 integer, got "0x10"\n  name must be at most 1,000 characters\n',
+    );
   });
 
   it('shows the service’s Error for a 400 (exit 1)', async () => {
@@ -71,7 +77,11 @@ describe('plants create (remote)', () => {
     service.answer({ status: 400, body: '{"error":7,"message":"no ferns today"}' });
     const t = await remote();
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(1);
-    expect(JSON.parse(t.stdout())).toEqual({ error: 7, code: 'refused', message: 'the service refused the plant: no ferns today (error 7)' });
+    expect(JSON.parse(t.stdout())).toEqual({
+      error: 7,
+      code: 'refused',
+      message: 'the service refused the plant: no ferns today (error 7)',
+    });
     expect(t.stderr()).toBe('');
   });
 
@@ -95,11 +105,26 @@ describe('plants create (remote)', () => {
   it.each([
     [{ status: 500, body: 'Internal Server Error' }, 'the service answered HTTP 500 with “Internal Server Error”'],
     [{ status: 502, body: '' }, 'the service answered HTTP 502 with an empty body'],
-    [{ status: 200, body: '<html>hello</html>' }, 'the service answered HTTP 200 (the body is not a Plant) with “<html>hello</html>”'],
-    [{ status: 200, body: '{"nom":"Fern"}' }, 'the service answered HTTP 200 (the body is not a Plant) with “{"nom":"Fern"}”'],
-    [{ status: 400, body: '{"oops":true}' }, 'the service answered HTTP 400 (the body is not an Error) with “{"oops":true}”'],
-    [{ status: 302, body: '', headers: { location: '/elsewhere' } }, 'the service answered HTTP 302, a redirect to /elsewhere, which plants does not follow'],
-    [{ status: 301, body: '', headers: { location: 'https://new.example.com/plants' } }, 'the service answered HTTP 301, a redirect to https://new.example.com/plants, which plants does not follow: the plant may or may not have been created\n'],
+    [
+      { status: 200, body: '<html>hello</html>' },
+      'the service answered HTTP 200 (the body is not a Plant) with “<html>hello</html>”',
+    ],
+    [
+      { status: 200, body: '{"nom":"Fern"}' },
+      'the service answered HTTP 200 (the body is not a Plant) with “{"nom":"Fern"}”',
+    ],
+    [
+      { status: 400, body: '{"oops":true}' },
+      'the service answered HTTP 400 (the body is not an Error) with “{"oops":true}”',
+    ],
+    [
+      { status: 302, body: '', headers: { location: '/elsewhere' } },
+      'the service answered HTTP 302, a redirect to /elsewhere, which plants does not follow',
+    ],
+    [
+      { status: 301, body: '', headers: { location: 'https://new.example.com/plants' } },
+      'the service answered HTTP 301, a redirect to https://new.example.com/plants, which plants does not follow: the plant may or may not have been created\n',
+    ],
     [{ status: 500, body: 'x\u001b[31mred\ny'.repeat(30) }, 'the service answered HTTP 500 with “x\\u001b[31mred\\nyx'],
   ])('reports an answer outside the contract as a server error (exit 4): %j', async (answer, message) => {
     service.answer(answer);
@@ -123,14 +148,20 @@ describe('plants create (remote)', () => {
     const started = Date.now();
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--timeout', '0.3')).toBe(4);
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(t.stderr()).toBe(`error: no answer from ${service.url}/plants within 0.3s; the request was sent, so the plant may or may not have been created\n`);
+    expect(t.stderr()).toBe(
+      `error: no answer from ${service.url}/plants within 0.3s; the request was sent, so the plant may or may not have been created\n`,
+    );
   });
 
   it('reports a refused connection (exit 4) and sends the POST once only', async () => {
     const port = await closedPort();
     const t = await testContext({ env: { PLANTS_TOKEN: TOKEN, PLANTS_BASE_URL: `http://127.0.0.1:${port}` } });
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(4);
-    expect(JSON.parse(t.stdout())).toMatchObject({ error: 2004, code: 'unreachable', message: `could not connect to http://127.0.0.1:${port}/plants: connection refused` });
+    expect(JSON.parse(t.stdout())).toMatchObject({
+      error: 2004,
+      code: 'unreachable',
+      message: `could not connect to http://127.0.0.1:${port}/plants: connection refused`,
+    });
   });
 
   it('is not retried when the connection drops after the request was sent', async () => {
@@ -147,15 +178,28 @@ describe('plants create (remote)', () => {
   it('needs a token: exit 3 with a hint, nothing sent', async () => {
     const t = await testContext({ env: { PLANTS_BASE_URL: service.url } });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
-    expect(t.stderr()).toBe(`error: no token for ${service.url}\nhint: run plants login --base-url ${service.url} (or set PLANTS_TOKEN), or use --local\n`);
+    expect(t.stderr()).toBe(
+      `error: no token for ${service.url}\nhint: run plants login --base-url ${service.url} (or set PLANTS_TOKEN), or use --local\n`,
+    );
     expect(service.requests).toHaveLength(0);
   });
 
   it("never sends one service's saved token to another, and names the services it has tokens for", async () => {
     const t = await testContext();
-    expect(await t.run('login', '--no-check', '--token', 'token-of-the-other-service', '--base-url', 'http://other.example:1')).toBe(0);
+    expect(
+      await t.run(
+        'login',
+        '--no-check',
+        '--token',
+        'token-of-the-other-service',
+        '--base-url',
+        'http://other.example:1',
+      ),
+    ).toBe(0);
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--base-url', service.url)).toBe(3);
-    expect(t.stderr()).toContain(`error: no token for ${service.url} (tokens are saved for http://other.example:1, and are sent only there)`);
+    expect(t.stderr()).toContain(
+      `error: no token for ${service.url} (tokens are saved for http://other.example:1, and are sent only there)`,
+    );
     expect(service.requests).toHaveLength(0);
     expect(await t.run('login', '--no-check', '--token', TOKEN, '--base-url', `${service.url}/`)).toBe(0);
     service.answer({ status: 200, body: '{"name":"Fern"}' });
@@ -166,7 +210,11 @@ describe('plants create (remote)', () => {
   it('reads an older config with one token as the token of the base URL beside it, and of no other', async () => {
     const t = await testContext();
     await mkdir(t.ctx.configDir, { recursive: true });
-    await writeFile(join(t.ctx.configDir, 'config.json'), JSON.stringify({ 'base-url': `${service.url}/`, token: TOKEN }), { mode: 0o600 });
+    await writeFile(
+      join(t.ctx.configDir, 'config.json'),
+      JSON.stringify({ 'base-url': `${service.url}/`, token: TOKEN }),
+      { mode: 0o600 },
+    );
     service.answer({ status: 200, body: '{"name":"Fern"}' });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(0);
     expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -174,7 +222,11 @@ describe('plants create (remote)', () => {
     expect(service.requests).toHaveLength(1);
     // The next write moves it under its service.
     expect(await t.run('config', 'set', 'timeout', '9')).toBe(0);
-    expect(JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'))).toEqual({ 'base-url': `${service.url}/`, timeout: '9', services: { [service.url]: { token: TOKEN } } });
+    expect(JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'))).toEqual({
+      'base-url': `${service.url}/`,
+      timeout: '9',
+      services: { [service.url]: { token: TOKEN } },
+    });
   });
 
   it('reports a bad --timeout or --base-url as a usage error (exit 2) before a missing token', async () => {
@@ -207,7 +259,9 @@ describe('plants create (remote)', () => {
   ])('refuses %s=%s as a usage error naming it (exit 2), sending nothing', async (name, value) => {
     const t = await remote({ [name]: value });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
-    expect(t.stderr()).toBe(`error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`);
+    expect(t.stderr()).toBe(
+      `error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`,
+    );
     expect(service.requests).toHaveLength(0);
   });
 
@@ -219,7 +273,9 @@ describe('plants create (remote)', () => {
   ])('refuses %s=%s naming it, with its password masked', async (name, value, shown) => {
     const t = await remote({ [name]: value });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
-    expect(t.stderr()).toBe(`error: ${name} is not a proxy URL: "${shown}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`);
+    expect(t.stderr()).toBe(
+      `error: ${name} is not a proxy URL: "${shown}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`,
+    );
     const json = await remote({ [name]: value });
     expect(await json.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(2);
     expect(json.stdout()).toContain(shown);

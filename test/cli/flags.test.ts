@@ -16,7 +16,7 @@ async function usageError(argv: string[]): Promise<string> {
 }
 
 describe('flags as declared', () => {
-  it('types each command\'s options from its flags (checked by the type checker)', () => {
+  it("types each command's options from its flags (checked by the type checker)", () => {
     // Required: always there; optional: maybe not; choices: only those; repeatable: a list.
     expectTypeOf<CreateOptions['plant']['id']>().toEqualTypeOf<string>();
     expectTypeOf<CreateOptions['plant']['tag']>().toEqualTypeOf<string | undefined>();
@@ -32,11 +32,23 @@ describe('flags as declared', () => {
     [['list', '--local', '--limit', '1', '--limit', '2'], '--limit'],
     [['import', '-', '--local', '--format', 'csv', '--format', 'json'], '--format'],
   ])('%j: a flag that takes one value, given twice, is a usage error naming it', async (argv, flag) => {
-    expect(await usageError(argv)).toBe(`error: ${flag} was given more than once: it takes one value\nhint: see plants ${argv[0]} --help\n`);
+    expect(await usageError(argv)).toBe(
+      `error: ${flag} was given more than once: it takes one value\nhint: see plants ${argv[0]} --help\n`,
+    );
   });
 
   it('never repeats the values of a flag given twice (a token)', async () => {
-    const stderr = await usageError(['create', '--id', '1', '--name', 'A', '--token', 'SECRET-1', '--token', 'SECRET-2']);
+    const stderr = await usageError([
+      'create',
+      '--id',
+      '1',
+      '--name',
+      'A',
+      '--token',
+      'SECRET-1',
+      '--token',
+      'SECRET-2',
+    ]);
     expect(stderr).toContain('error: --token was given more than once');
     expect(stderr).not.toContain('SECRET');
   });
@@ -58,7 +70,9 @@ describe('flags as declared', () => {
     expect(t.stdout()).toContain('{\n  "id": 2,\n  "name": "Oak"\n}\n');
     for (const command of ['get', 'delete']) {
       expect(await t.run(command, '--local', '2', '--id', '2')).toBe(2);
-      expect(t.stderr()).toContain(`error: give the id as an argument or with --id, not both\nhint: see plants ${command} --help\n`);
+      expect(t.stderr()).toContain(
+        `error: give the id as an argument or with --id, not both\nhint: see plants ${command} --help\n`,
+      );
       expect(await t.run(command, '--local', '0x2')).toBe(2);
       expect(t.stderr()).toContain('error: the id must be a base-10 integer, got "0x2"');
     }
@@ -66,7 +80,9 @@ describe('flags as declared', () => {
     expect(t.stdout()).toContain('{\n  "deleted": true,\n  "id": 2\n}\n');
     expect(await t.run('get', '--local', '2')).toBe(1);
     expect(await t.run('delete', '--local', '9223372036854775808')).toBe(2);
-    expect(t.stderr()).toContain('error: the id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808');
+    expect(t.stderr()).toContain(
+      'error: the id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808',
+    );
     expect(await t.run('delete', '--local', '2', '--from', 'ids.txt')).toBe(2);
     expect(t.stderr()).toContain('error: give the plant with --id, or a file of them with --from (one of the two)');
   });
@@ -79,7 +95,9 @@ describe('flags as declared', () => {
       ['list', '--timeout', '3601'],
     ]) {
       expect(await t.run(...argv)).toBe(2);
-      expect(t.stderr()).toContain(`error: timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "${argv.at(-1)}"`);
+      expect(t.stderr()).toContain(
+        `error: timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got "${argv.at(-1)}"`,
+      );
     }
   });
 

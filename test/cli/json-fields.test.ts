@@ -109,7 +109,10 @@ describe('--json with fields, as gh takes them', () => {
     const t = await testContext();
     expect(await t.run('get', '--help')).toBe(0);
     // The flag's rows, their wrapping undone.
-    const rows = t.stdout().split('\n').filter((line) => /^ {2}--json|^ {19}\S/.test(line));
+    const rows = t
+      .stdout()
+      .split('\n')
+      .filter((line) => /^ {2}--json|^ {19}\S/.test(line));
     const flag = rows.join(' ').replace(/\s+/g, ' ');
     expect(flag).toContain('--json [fields] print the outcome, or the failure, as one JSON document on stdout;');
     expect(flag).toContain('with fields (id,name,tag), only those of the plant');

@@ -75,7 +75,7 @@ describe('stdout that cannot be written', () => {
     expect(t.stderr()).toBe(ENOSPC);
   });
 
-  it('list stops at a write that fails later, though the stream undoes its destroy (as Node\'s stdout)', async () => {
+  it("list stops at a write that fails later, though the stream undoes its destroy (as Node's stdout)", async () => {
     const t = await contextWith(5_000, { stdout: failingLikeStdout('EIO') });
     const counted = countPages(t);
     expect(await t.run('list', '--local', '--format', 'ndjson')).toBe(4);

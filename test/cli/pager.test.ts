@@ -5,7 +5,10 @@ describe('the pager plants pages through', () => {
   it.each([
     [{}, { argv: ['less'], from: 'the default' }],
     [{ PAGER: 'more' }, { argv: ['more'], from: 'PAGER' }],
-    [{ PAGER: 'more', PLANTS_PAGER: 'most -s' }, { argv: ['most', '-s'], from: 'PLANTS_PAGER' }],
+    [
+      { PAGER: 'more', PLANTS_PAGER: 'most -s' },
+      { argv: ['most', '-s'], from: 'PLANTS_PAGER' },
+    ],
     [{ PAGER: 'more', PLANTS_PAGER: '' }, undefined],
     [{ PAGER: 'more', PLANTS_PAGER: ' cat ' }, undefined],
     [{ PAGER: '' }, undefined],
@@ -22,7 +25,7 @@ describe('the pager plants pages through', () => {
     ['"/opt/my pager/bin/p" -x', ['/opt/my pager/bin/p', '-x']],
     ["'/a b/c' 'it''s' \"say \\\"hi\\\"\"", ['/a b/c', 'its', 'say "hi"']],
     ['a\\ b c\\\\d', ['a b', 'c\\d']],
-    ["'$HOME' \"\" x", ['$HOME', '', 'x']],
+    ['\'$HOME\' "" x', ['$HOME', '', 'x']],
     ['', []],
   ])('splits %j into words as a shell would: %j', (text, words) => {
     expect(commandWords(text)).toEqual(words);

@@ -20,21 +20,31 @@ afterEach(async () => {
 describe.each([
   ['straight to the service', () => ({ PLANTS_BASE_URL: service.url })],
   ['through a proxy', () => ({ PLANTS_BASE_URL: service.url, HTTP_PROXY: proxy.url })],
-])('the service\'s request id in a 5xx error (%s)', (_transport, env) => {
+])("the service's request id in a 5xx error (%s)", (_transport, env) => {
   const run = async (...args: string[]) => {
     const t = await testContext({ env: { PLANTS_TOKEN: TOKEN, ...env() } });
     return { code: await t.run(...args), stderr: t.stderr() };
   };
 
-  it('quotes it for a 500 and a 503, so the user can find the request in the service\'s log', async () => {
-    service.answer({ status: 500, body: '{"error":1013,"message":"internal error: the plant may or may not have been stored"}', headers: { 'x-request-id': 'req-7f3a-01' } });
+  it("quotes it for a 500 and a 503, so the user can find the request in the service's log", async () => {
+    service.answer({
+      status: 500,
+      body: '{"error":1013,"message":"internal error: the plant may or may not have been stored"}',
+      headers: { 'x-request-id': 'req-7f3a-01' },
+    });
     const failed = await run('create', '--id', '1', '--name', 'Fern');
     expect(failed.code).toBe(4);
     expect(failed.stderr).toMatch(/^error: the service answered HTTP 500 with .* \(request id req-7f3a-01\)\n/);
-    service.answer({ status: 503, body: '{"error":1009,"message":"busy"}', headers: { 'x-request-id': 'req-7f3a-02' } });
+    service.answer({
+      status: 503,
+      body: '{"error":1009,"message":"busy"}',
+      headers: { 'x-request-id': 'req-7f3a-02' },
+    });
     const unavailable = await run('get', '--id', '1');
     expect(unavailable.code).toBe(4);
-    expect(unavailable.stderr).toBe('error: the service is unavailable (HTTP 503): busy; nothing was read (request id req-7f3a-02)\n');
+    expect(unavailable.stderr).toBe(
+      'error: the service is unavailable (HTTP 503): busy; nothing was read (request id req-7f3a-02)\n',
+    );
   });
 
   it('leaves it out of a 4xx, and shows a hostile one escaped', async () => {

@@ -12,7 +12,10 @@ describe('stop signals, as plants import takes them', () => {
     const ctx = await processContext([]);
     const first: string[] = [];
     const again: string[] = [];
-    stopListening = ctx.onStopSignal((signal) => first.push(signal), (signal) => again.push(signal));
+    stopListening = ctx.onStopSignal(
+      (signal) => first.push(signal),
+      (signal) => again.push(signal),
+    );
     process.emit('SIGINT', 'SIGINT');
     process.emit('SIGINT', 'SIGINT');
     expect({ first, again }).toEqual({ first: ['SIGINT'], again: [] });
@@ -22,7 +25,10 @@ describe('stop signals, as plants import takes them', () => {
     const ctx = await processContext([]);
     const first: string[] = [];
     const again: string[] = [];
-    stopListening = ctx.onStopSignal((signal) => first.push(signal), (signal) => again.push(signal));
+    stopListening = ctx.onStopSignal(
+      (signal) => first.push(signal),
+      (signal) => again.push(signal),
+    );
     process.emit('SIGINT', 'SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 120));
     process.emit('SIGTERM', 'SIGTERM');
@@ -33,7 +39,10 @@ describe('stop signals, as plants import takes them', () => {
     const ctx = await processContext([]);
     const first: string[] = [];
     const again: string[] = [];
-    stopListening = ctx.onStopSignal((signal) => first.push(signal), (signal) => again.push(signal));
+    stopListening = ctx.onStopSignal(
+      (signal) => first.push(signal),
+      (signal) => again.push(signal),
+    );
     process.emit('SIGHUP', 'SIGHUP');
     await new Promise((resolve) => setTimeout(resolve, 120));
     // The shell passes the hang-up on, and the kernel sends it again as the shell exits.
@@ -44,6 +53,8 @@ describe('stop signals, as plants import takes them', () => {
   });
 
   it('ends a command it stopped with 128 and the signal number, as a shell reports a process the signal killed', () => {
-    expect([exitCodeForSignal('SIGHUP'), exitCodeForSignal('SIGINT'), exitCodeForSignal('SIGTERM')]).toEqual([129, 130, 143]);
+    expect([exitCodeForSignal('SIGHUP'), exitCodeForSignal('SIGINT'), exitCodeForSignal('SIGTERM')]).toEqual([
+      129, 130, 143,
+    ]);
   });
 });

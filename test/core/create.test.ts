@@ -23,7 +23,10 @@ describe('createPlant', () => {
 
   it('refuses an invalid plant with invalid_plant (error 1001) and stores nothing', async () => {
     const store = new MemoryStore();
-    await expect(createPlant(store, { id: 1.5, name: '' })).rejects.toMatchObject({ code: 'invalid_plant', error: 1001 });
+    await expect(createPlant(store, { id: 1.5, name: '' })).rejects.toMatchObject({
+      code: 'invalid_plant',
+      error: 1001,
+    });
     expect(store.plants.size).toBe(0);
   });
 });

@@ -13,14 +13,38 @@ function bySchema(line: string) {
   }
 }
 
-const tricky = fc.constantFrom('"', '\\', '/', '\u0000', '\u001f', '\u007f', '\u0085', '\u2028', 'é', '\ud83c\udf31', '\ud800', '\udc00', 'a');
+const tricky = fc.constantFrom(
+  '"',
+  '\\',
+  '/',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  'é',
+  '\ud83c\udf31',
+  '\ud800',
+  '\udc00',
+  'a',
+);
 const texts = fc.oneof(
   fc.string({ maxLength: 300 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.array(tricky, { maxLength: 6 }).map((parts) => parts.join('')),
-  fc.constantFrom('', 'x'.repeat(1000), 'x'.repeat(1001), '\u{1F331}'.repeat(1000), '\u{1F331}'.repeat(1001), '\ud800'.repeat(1001)),
+  fc.constantFrom(
+    '',
+    'x'.repeat(1000),
+    'x'.repeat(1001),
+    '\u{1F331}'.repeat(1000),
+    '\u{1F331}'.repeat(1001),
+    '\ud800'.repeat(1001),
+  ),
 );
-const ids = fc.oneof(fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }), fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 63n, -(2n ** 63n) - 1n));
+const ids = fc.oneof(
+  fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+  fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 63n, -(2n ** 63n) - 1n),
+);
 
 describe('the canonical plant line', () => {
   it('is read by the fast path exactly as by the schema, whenever the fast path reads it', () => {
@@ -41,19 +65,36 @@ describe('the canonical plant line', () => {
   });
 
   it('is read on its bytes only where the fast path reads it, with the same id', () => {
-    const plain = fc.string({ unit: fc.constantFrom('a', ' ', '~', '\u007f', '"', '\\', '\u001f', 'é'), maxLength: 1002 });
+    const plain = fc.string({
+      unit: fc.constantFrom('a', ' ', '~', '\u007f', '"', '\\', '\u001f', 'é'),
+      maxLength: 1002,
+    });
     fc.assert(
-      fc.property(ids, fc.oneof(texts, plain), fc.option(fc.oneof(texts, plain), { nil: undefined }), fc.constantFrom('', ' ', '}', ','), (id, name, tag, junk) => {
-        const line = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}${junk}`;
-        const bytes = Buffer.from(`x${line}y`);
-        const fromBytes = plainLineId(bytes, 1, bytes.length - 1);
-        const fast = canonicalPlant(line);
-        // It may decline (the caller reads the line as a string), but never accept what the fast path refuses.
-        if (fromBytes !== undefined) expect(BigInt(fromBytes)).toBe(fast?.id);
-        // And it declines no plain line of ours: short ids, printable ASCII without escapes.
-        const isPlain = (text: string | undefined) => text === undefined || /^[\u0020-\u007f]*$/.test(text);
-        if (fast !== undefined && line === encodePlant(fast) && String(id).replace('-', '').length <= 15 && isPlain(name) && isPlain(tag) && !/["\\]/.test(`${name}${tag ?? ''}`)) expect(fromBytes).toBe(Number(id));
-      }),
+      fc.property(
+        ids,
+        fc.oneof(texts, plain),
+        fc.option(fc.oneof(texts, plain), { nil: undefined }),
+        fc.constantFrom('', ' ', '}', ','),
+        (id, name, tag, junk) => {
+          const line = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}${junk}`;
+          const bytes = Buffer.from(`x${line}y`);
+          const fromBytes = plainLineId(bytes, 1, bytes.length - 1);
+          const fast = canonicalPlant(line);
+          // It may decline (the caller reads the line as a string), but never accept what the fast path refuses.
+          if (fromBytes !== undefined) expect(BigInt(fromBytes)).toBe(fast?.id);
+          // And it declines no plain line of ours: short ids, printable ASCII without escapes.
+          const isPlain = (text: string | undefined) => text === undefined || /^[\u0020-\u007f]*$/.test(text);
+          if (
+            fast !== undefined &&
+            line === encodePlant(fast) &&
+            String(id).replace('-', '').length <= 15 &&
+            isPlain(name) &&
+            isPlain(tag) &&
+            !/["\\]/.test(`${name}${tag ?? ''}`)
+          )
+            expect(fromBytes).toBe(Number(id));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -109,26 +150,53 @@ describe('a page in canonical form', () => {
       return undefined;
     }
   }
-  const plantLine = fc.tuple(ids, texts, fc.option(texts, { nil: undefined })).map(([id, name, tag]) => `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`);
+  const plantLine = fc
+    .tuple(ids, texts, fc.option(texts, { nil: undefined }))
+    .map(
+      ([id, name, tag]) =>
+        `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`,
+    );
   // Lines that look like a page's seams inside a string, and a page's pieces out of place.
   const seams = fc.constantFrom('},{"id":', '{"id":1,"name":"a"}', '"},{"id":2,"name":"', '\\', ',', ' ', '[', ']');
 
   it('is read exactly as by the schema, whenever it is read fast', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(plantLine, seams.map((seam) => `{"id":7,"name":${JSON.stringify(seam)}}`)), { maxLength: 8 }), fc.constantFrom(',', ', ', ',\n'), fc.option(seams, { nil: undefined }), (lines, separator, junk) => {
-        const text = `[${lines.join(separator)}]${junk ?? ''}`;
-        const fast = canonicalPage(text);
-        const reference = pageBySchema(text);
-        // It may decline (the lossless parser then reads the page), never read what the schema does not.
-        if (fast !== undefined) expect(fast).toEqual(reference);
-        // And it reads every page plants serve writes: canonical lines joined by a comma.
-        if (reference !== undefined && text === `[${reference.map(encodePlant).join(',')}]`) expect(fast).toEqual(reference);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            plantLine,
+            seams.map((seam) => `{"id":7,"name":${JSON.stringify(seam)}}`),
+          ),
+          { maxLength: 8 },
+        ),
+        fc.constantFrom(',', ', ', ',\n'),
+        fc.option(seams, { nil: undefined }),
+        (lines, separator, junk) => {
+          const text = `[${lines.join(separator)}]${junk ?? ''}`;
+          const fast = canonicalPage(text);
+          const reference = pageBySchema(text);
+          // It may decline (the lossless parser then reads the page), never read what the schema does not.
+          if (fast !== undefined) expect(fast).toEqual(reference);
+          // And it reads every page plants serve writes: canonical lines joined by a comma.
+          if (reference !== undefined && text === `[${reference.map(encodePlant).join(',')}]`)
+            expect(fast).toEqual(reference);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
-  it.each(['', '[', ']', '[{}]', '[{"id":1,"name":"a"},]', '[{"id":1,"name":"a"}', '{"id":1,"name":"a"}', '[{"id":1,"name":"a"}] ', '[{"id":1,"name":"a"},{"id":2,"name":"b"} ]'])('declines %j', (text) => {
+  it.each([
+    '',
+    '[',
+    ']',
+    '[{}]',
+    '[{"id":1,"name":"a"},]',
+    '[{"id":1,"name":"a"}',
+    '{"id":1,"name":"a"}',
+    '[{"id":1,"name":"a"}] ',
+    '[{"id":1,"name":"a"},{"id":2,"name":"b"} ]',
+  ])('declines %j', (text) => {
     expect(canonicalPage(text)).toBeUndefined();
   });
 

@@ -14,6 +14,23 @@ describe('printable: text from outside, shown to people', () => {
     expect(printable(text, Infinity)).toBe(shown);
   });
 
+  it('escapes exactly the controls, separators, bidirectional marks, lone surrogates and the backslash', () => {
+    const escaped = (c: number) =>
+      c <= 0x1f ||
+      (c >= 0x7f && c <= 0x9f) ||
+      [0x5c, 0x61c, 0x200e, 0x200f].includes(c) ||
+      (c >= 0x2028 && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069) ||
+      (c >= 0xd800 && c <= 0xdfff);
+    for (let c = 0; c <= 0xffff; c += 1) {
+      const text = String.fromCharCode(c);
+      if ((printable(text, Infinity) !== text) !== escaped(c)) expect.fail(`U+${c.toString(16)}`);
+    }
+    // A surrogate pair is a character: kept whole, a lone half either side of it escaped.
+    expect(printable('\ud83c\udf31', Infinity)).toBe('\u{1F331}');
+    expect(printable('\udf31\ud83c\udf31\ud83c', Infinity)).toBe('\\udf31\u{1F331}\\ud83c');
+  });
+
   it('never shows two different texts the same', () => {
     const texts = ['\n', '\\n', '\\\n', '\\\\n', '\u001b', '\\u001b', '\\', '\\\\', 'n'];
     const shown = texts.map((text) => printable(text, Infinity));

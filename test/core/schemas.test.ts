@@ -48,7 +48,11 @@ const numbers = fc.oneof(
   fc.constantFrom('1.5', '1e3', '-0', '0.0', '1E400', '9223372036854775807', '-9223372036854775809'),
 );
 const others = fc.constantFrom('null', 'true', '[]', '{}', '{"a":1}');
-const fieldText = fc.oneof(numbers, texts.map((text) => JSON.stringify(text)), others);
+const fieldText = fc.oneof(
+  numbers,
+  texts.map((text) => JSON.stringify(text)),
+  others,
+);
 
 describe('a NewPlant, read from any JSON document', () => {
   it('is a plant the store writes and reads back the same, or is refused, a problem for each field named', () => {

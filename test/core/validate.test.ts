@@ -30,8 +30,16 @@ describe('a NewPlant from JSON', () => {
   });
 
   it.each([
-    ['{"id":9223372036854775808,"name":"Oak"}', 'id', 'must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808'],
-    ['{"id":-9223372036854775809,"name":"Oak"}', 'id', 'must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809'],
+    [
+      '{"id":9223372036854775808,"name":"Oak"}',
+      'id',
+      'must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808',
+    ],
+    [
+      '{"id":-9223372036854775809,"name":"Oak"}',
+      'id',
+      'must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809',
+    ],
     ['{"id":1e400,"name":"Oak"}', 'id', 'must be between -9223372036854775808 and 9223372036854775807, got 1e400'],
     ['{"id":1.5,"name":"Oak"}', 'id', 'must be an integer, got 1.5'],
     ['{"id":"1","name":"Oak"}', 'id', 'must be an integer, got the string "1"'],
@@ -59,7 +67,11 @@ describe('a NewPlant from JSON', () => {
   });
 
   it('drops fields the contract does not name', () => {
-    expect(parseNewPlant(parseJson('{"id":1,"name":"Oak","color":"green","tag":"tree"}'))).toEqual({ id: 1n, name: 'Oak', tag: 'tree' });
+    expect(parseNewPlant(parseJson('{"id":1,"name":"Oak","color":"green","tag":"tree"}'))).toEqual({
+      id: 1n,
+      name: 'Oak',
+      tag: 'tree',
+    });
   });
 
   it.each([
@@ -86,7 +98,9 @@ describe('a NewPlant from text (flags, CSV cells)', () => {
   });
 
   it.each(['1.5', 'abc', '0x10', '', ' 1', '1e3', '1_000', '--1'])('id %j is not a base-10 integer', (id) => {
-    expect(issuesOf(() => parseNewPlantText({ id, name: 'Oak' }))).toEqual([{ path: 'id', message: `must be a base-10 integer, got ${JSON.stringify(id)}` }]);
+    expect(issuesOf(() => parseNewPlantText({ id, name: 'Oak' }))).toEqual([
+      { path: 'id', message: `must be a base-10 integer, got ${JSON.stringify(id)}` },
+    ]);
   });
 
   it.each(['9223372036854775808', '-9223372036854775809', '99999999999999999999999'])('id %s is out of range', (id) => {

@@ -16,7 +16,10 @@ describe('PLANTS_DEBUG=api', () => {
     const home = await tempDir();
     server = await startServer(home);
     const env = { ...isolatedEnv(home), PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token };
-    const traced = await runPlants(['create', '--id', '7', '--name', 'Fern \u001b[31m'], { ...env, PLANTS_DEBUG: 'api' });
+    const traced = await runPlants(['create', '--id', '7', '--name', 'Fern \u001b[31m'], {
+      ...env,
+      PLANTS_DEBUG: 'api',
+    });
     expect(traced.code).toBe(0);
     expect(traced.stderr).toContain(`> POST ${server.url}/plants\n> authorization: Bearer ****\n`);
     expect(traced.stderr).toMatch(/\n< 200 \(\d+ ms\)\n<\n\{"name":"Fern \\u001b\[31m"\}\n$/);

@@ -29,11 +29,15 @@ describe('plants auth status', () => {
     expect(t.stdout()).toBe(`${good.url}  ****7890 (config)  accepted\n`);
 
     expect(await t.run('login', '--no-check', '--base-url', bad.url, '--token', 'not-the-token-of-bad')).toBe(0);
-    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-nobody-at-all')).toBe(0);
+    expect(
+      await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-nobody-at-all'),
+    ).toBe(0);
     const json = await testContext();
     json.ctx.configDir = t.ctx.configDir;
     expect(await json.run('auth', 'status', '--json')).toBe(3);
-    const { services } = JSON.parse(json.stdout()) as { services: { baseUrl: string; status: string; token: string; message?: string }[] };
+    const { services } = JSON.parse(json.stdout()) as {
+      services: { baseUrl: string; status: string; token: string; message?: string }[];
+    };
     expect(services.map(({ baseUrl, status }) => [baseUrl, status])).toEqual([
       [good.url, 'accepted'],
       [bad.url, 'refused'],
@@ -54,23 +58,34 @@ describe('plants auth status', () => {
 
   it('says a proxy variable that names no proxy once, as a usage error (exit 2), not once per service', async () => {
     const t = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
-    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-the-first-service')).toBe(0);
-    expect(await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:2', '--token', 'token-of-the-second-service')).toBe(0);
+    expect(
+      await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:1', '--token', 'token-of-the-first-service'),
+    ).toBe(0);
+    expect(
+      await t.run('login', '--no-check', '--base-url', 'http://127.0.0.1:2', '--token', 'token-of-the-second-service'),
+    ).toBe(0);
     const said = t.stderr().length;
     expect(await t.run('auth', 'status')).toBe(2);
-    expect(t.stderr().slice(said)).toBe('error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset HTTP_PROXY\n');
+    expect(t.stderr().slice(said)).toBe(
+      'error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset HTTP_PROXY\n',
+    );
     expect(t.stdout()).toBe('');
     const json = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
     json.ctx.configDir = t.ctx.configDir;
     expect(await json.run('auth', 'status', '--json')).toBe(2);
-    expect(JSON.parse(json.stdout())).toMatchObject({ code: 'usage', message: 'HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)' });
+    expect(JSON.parse(json.stdout())).toMatchObject({
+      code: 'usage',
+      message: 'HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)',
+    });
   });
 
   it('checks PLANTS_TOKEN in place of the saved token of the base URL it goes to', async () => {
     const server = await serve();
     const t = await testContext({ env: { PLANTS_TOKEN: server.token, PLANTS_BASE_URL: server.url } });
     expect(await t.run('auth', 'status', '--json')).toBe(0);
-    expect(JSON.parse(t.stdout())).toEqual({ services: [{ baseUrl: server.url, token: '****7890', source: 'env PLANTS_TOKEN', status: 'accepted' }] });
+    expect(JSON.parse(t.stdout())).toEqual({
+      services: [{ baseUrl: server.url, token: '****7890', source: 'env PLANTS_TOKEN', status: 'accepted' }],
+    });
   });
 });
 
@@ -92,8 +107,12 @@ describe('plants login checks the token with the service before it saves it, as 
     expect(await t.run('login', '--base-url', server.url, '--token', 'not-the-token-of-this-service')).toBe(3);
     expect(t.stderr()).toContain(`error: ${server.url} refused the token: it was not saved\n`);
     expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'a-token-for-nobody')).toBe(4);
-    expect(t.stderr()).toContain('error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to http://127.0.0.1:1/plants: connection refused\n');
-    expect(t.stderr()).toContain('hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url http://127.0.0.1:1 --no-check\n');
+    expect(t.stderr()).toContain(
+      'error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to http://127.0.0.1:1/plants: connection refused\n',
+    );
+    expect(t.stderr()).toContain(
+      'hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url http://127.0.0.1:1 --no-check\n',
+    );
     expect(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8')).toBe(before);
   });
 
@@ -103,8 +122,12 @@ describe('plants login checks the token with the service before it saves it, as 
     try {
       const t = await testContext();
       expect(await t.run('login', '--base-url', service.url, '--token', 'a-token-for-a-moved-service')).toBe(4);
-      expect(t.stderr()).toContain(`error: could not check the token with ${service.url}, so it was not saved: the service answered HTTP 301, a redirect to https://plants.example.com/plants`);
-      expect(t.stderr()).toContain(`hint: if the service has moved, point --base-url (or plants config set base-url) at its new address; or save the token unchecked: plants login --base-url ${service.url} --no-check\n`);
+      expect(t.stderr()).toContain(
+        `error: could not check the token with ${service.url}, so it was not saved: the service answered HTTP 301, a redirect to https://plants.example.com/plants`,
+      );
+      expect(t.stderr()).toContain(
+        `hint: if the service has moved, point --base-url (or plants config set base-url) at its new address; or save the token unchecked: plants login --base-url ${service.url} --no-check\n`,
+      );
       expect(t.stderr()).not.toContain('a-token-for-a-moved-service');
     } finally {
       await service.close();
@@ -118,7 +141,10 @@ describe('plants login: where the token comes from', () => {
       const t = await testContext({ terminalAnswer: ' typed-token-0123456789 ' });
       expect(await t.run(...argv, '--no-check', '--base-url', 'https://plants.example.com', '--json')).toBe(0);
       // With no token flag, it says first that no plants serve of this user's was found there (issue 25, item 7).
-      const noServe = argv.length === 1 ? 'no plants serve of yours runs at https://plants.example.com to take its token from: give the token\n' : '';
+      const noServe =
+        argv.length === 1
+          ? 'no plants serve of yours runs at https://plants.example.com to take its token from: give the token\n'
+          : '';
       expect(t.stderr()).toBe(`${noServe}Token for https://plants.example.com (input hidden): \n`);
       expect(JSON.parse(t.stdout())).toMatchObject({ baseUrl: 'https://plants.example.com', source: 'prompt' });
       const saved = JSON.parse(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8'));
@@ -169,7 +195,9 @@ describe('plants login: where the token comes from', () => {
 
   it('reads no more than the first line of standard input, and at most 8 KiB of it', async () => {
     expect(await readFirstLine(Readable.from(['tok', 'en\nsecond line']), 'stdin')).toBe('token');
-    await expect(readFirstLine(Readable.from([Buffer.alloc(5000), Buffer.alloc(5000)]), 'standard input')).rejects.toThrow('the first line of standard input is longer than 8192 bytes: not a token');
+    await expect(
+      readFirstLine(Readable.from([Buffer.alloc(5000), Buffer.alloc(5000)]), 'standard input'),
+    ).rejects.toThrow('the first line of standard input is longer than 8192 bytes: not a token');
     const t = await testContext({ stdin: 'x'.repeat(10_000) });
     expect(await t.run('login', '--with-token')).toBe(2);
   });

@@ -53,7 +53,12 @@ function sender(targets: RunningServer[]) {
     async send(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
       const server = targets[next % targets.length] as RunningServer;
       const pool = pools[next++ % pools.length] as Pool;
-      const answer = await pool.request({ method: method as 'PATCH', path, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+      const answer = await pool.request({
+        method: method as 'PATCH',
+        path,
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
       return { status: answer.statusCode, body: await answer.body.text() };
     },
     close: () => Promise.all(pools.map((pool) => pool.close())),
@@ -102,10 +107,19 @@ const STORES: readonly (readonly [string, () => Promise<Started>])[] = [
       const schema = `changes${schemas}`;
       const targets = [await serve(['--database', url]), await serve(['--database', url])];
       await db.query(`CREATE TABLE ${schema}.audit (seq bigserial, id bigint, name text, tag text)`);
-      await db.query(`CREATE FUNCTION ${schema}.audit() RETURNS trigger AS $$ BEGIN INSERT INTO ${schema}.audit (id, name, tag) VALUES (NEW.id, NEW.name, NEW.tag); RETURN NEW; END $$ LANGUAGE plpgsql`);
-      await db.query(`CREATE TRIGGER audit AFTER INSERT OR UPDATE ON ${schema}.plants FOR EACH ROW EXECUTE FUNCTION ${schema}.audit()`);
+      await db.query(
+        `CREATE FUNCTION ${schema}.audit() RETURNS trigger AS $$ BEGIN INSERT INTO ${schema}.audit (id, name, tag) VALUES (NEW.id, NEW.name, NEW.tag); RETURN NEW; END $$ LANGUAGE plpgsql`,
+      );
+      await db.query(
+        `CREATE TRIGGER audit AFTER INSERT OR UPDATE ON ${schema}.plants FOR EACH ROW EXECUTE FUNCTION ${schema}.audit()`,
+      );
       const history = async (id: number) =>
-        (await db.query<{ name: string; tag: string | null }>(`SELECT name, tag FROM ${schema}.audit WHERE id = $1 ORDER BY seq`, [id])).map(({ name, tag }) => (tag === null ? { name } : { name, tag }));
+        (
+          await db.query<{ name: string; tag: string | null }>(
+            `SELECT name, tag FROM ${schema}.audit WHERE id = $1 ORDER BY seq`,
+            [id],
+          )
+        ).map(({ name, tag }) => (tag === null ? { name } : { name, tag }));
       return { targets, history };
     },
   ],
@@ -118,8 +132,14 @@ describe.each(STORES)('changing one plant from many clients at once: %s', (_name
     try {
       expect((await client.send('POST', '/plants', '{"id":7,"name":"start","tag":"start"}')).status).toBe(200);
       // Half change the name, half the tag: a change made on a stale read would undo the other field.
-      const patches = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? { name: `name ${i}` } : { tag: `tag ${i}` }));
-      const answers = await Promise.all(patches.map((patch) => client.send('PATCH', '/plants/7', JSON.stringify(patch), { 'content-type': 'application/merge-patch+json' })));
+      const patches = Array.from({ length: 200 }, (_, i) =>
+        i % 2 === 0 ? { name: `name ${i}` } : { tag: `tag ${i}` },
+      );
+      const answers = await Promise.all(
+        patches.map((patch) =>
+          client.send('PATCH', '/plants/7', JSON.stringify(patch), { 'content-type': 'application/merge-patch+json' }),
+        ),
+      );
       expect(answers.map((answer) => answer.status)).toEqual(patches.map(() => 200));
       // Each answer is the plant as that patch left it: its own field, and the other as it was then.
       answers.forEach((answer, i) => expect(JSON.parse(answer.body)).toMatchObject(patches[i] as object));
@@ -141,7 +161,9 @@ describe.each(STORES)('changing one plant from many clients at once: %s', (_name
           const before = states[i - 1];
           if (before === undefined || before[field] === state[field]) return;
           replaced.add(before[field] as string);
-          expect(replaced.has(state[field] as string), `the ${field} ${state[field]} came back in change ${i}`).toBe(false);
+          expect(replaced.has(state[field] as string), `the ${field} ${state[field]} came back in change ${i}`).toBe(
+            false,
+          );
         });
       }
       const last = JSON.parse(stored.body) as State & { id: number };
@@ -158,7 +180,11 @@ describe.each(STORES)('changing one plant from many clients at once: %s', (_name
       const created = await client.send('PUT', '/plants/8', '{"name":"contended"}');
       expect(created.status).toBe(201);
       const etag = await fetchEtag(targets[0] as RunningServer, 8);
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => client.send(i % 2 === 0 ? 'PATCH' : 'PUT', '/plants/8', `{"name":"winner ${i}"}`, { 'if-match': etag })));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          client.send(i % 2 === 0 ? 'PATCH' : 'PUT', '/plants/8', `{"name":"winner ${i}"}`, { 'if-match': etag }),
+        ),
+      );
       const statuses = answers.map((answer) => answer.status).sort();
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 412)).toHaveLength(199);
@@ -195,7 +221,11 @@ describe.each([
       for (let version = 1; !killed; version += 1) {
         const body = version % 2 === 0 ? `{"name":"v${version}"}` : `{"name":"v${version}","tag":"odd"}`;
         const patching = version % 3 === 0;
-        const answer = await client.send(patching ? 'PATCH' : 'PUT', `/plants/${id}`, body, { 'content-type': patching ? 'application/merge-patch+json' : 'application/json' }).catch(() => undefined);
+        const answer = await client
+          .send(patching ? 'PATCH' : 'PUT', `/plants/${id}`, body, {
+            'content-type': patching ? 'application/merge-patch+json' : 'application/json',
+          })
+          .catch(() => undefined);
         if (answer === undefined) return;
         if (answer.status !== 200) throw new Error(`version ${version} of ${id}: ${answer.status} ${answer.body}`);
         acknowledged.set(id, version);
@@ -208,11 +238,18 @@ describe.each([
     await client.close();
     expect([...acknowledged.values()].every((version) => version > 0)).toBe(true);
     const stored = async () => {
-      if (args[0] === '--store') return new Map([...(await storedPlants(args[1] as string))].map(([id, plant]) => [Number(id), plant.name]));
+      if (args[0] === '--store')
+        return new Map([...(await storedPlants(args[1] as string))].map(([id, plant]) => [Number(id), plant.name]));
       const again = await serve(args);
       const reader = sender([again]);
       try {
-        return new Map(await Promise.all(ids.map(async (id) => [id, JSON.parse((await reader.send('GET', `/plants/${id}`)).body).name as string] as const)));
+        return new Map(
+          await Promise.all(
+            ids.map(
+              async (id) => [id, JSON.parse((await reader.send('GET', `/plants/${id}`)).body).name as string] as const,
+            ),
+          ),
+        );
       } finally {
         await reader.close();
       }

@@ -26,7 +26,8 @@ describe('bin/plants.cjs', () => {
     expect(version.stdout).toBe(`${packageJson.version}\n`);
     const bundled = (await readdir(join(ROOT, 'dist'), { recursive: true })).filter((name) => name.endsWith('.js'));
     expect(bundled).toContain(join('cli', 'main.js'));
-    for (const name of bundled) expect(await readFile(join(ROOT, 'dist', name), 'utf8')).not.toMatch(/devDependencies|"prepack"/);
+    for (const name of bundled)
+      expect(await readFile(join(ROOT, 'dist', name), 'utf8')).not.toMatch(/devDependencies|"prepack"/);
   });
 
   it('prints its version and help, exit 0', async () => {
@@ -43,7 +44,15 @@ describe('bin/plants.cjs', () => {
     const top = await runPlants(['--help'], isolatedEnv(home));
     expect(top.code).toBe(0);
     // Every variable the README documents is listed.
-    for (const name of ['PLANTS_BASE_URL', 'PLANTS_TOKEN', 'PLANTS_STORE', 'PLANTS_TIMEOUT', 'PLANTS_CONFIG_DIR', 'PLANTS_SERVER_TOKENS', 'PLANTS_DEBUG']) {
+    for (const name of [
+      'PLANTS_BASE_URL',
+      'PLANTS_TOKEN',
+      'PLANTS_STORE',
+      'PLANTS_TIMEOUT',
+      'PLANTS_CONFIG_DIR',
+      'PLANTS_SERVER_TOKENS',
+      'PLANTS_DEBUG',
+    ]) {
       expect(top.stdout).toContain(`  ${name} `);
     }
   });
@@ -62,7 +71,9 @@ describe('bin/plants.cjs', () => {
     expect(store).toContain('{"id":-9223372036854775808,"name":"Edge"}');
     const tooBig = await runPlants(['create', '--local', '--id', '9223372036854775808', '--name', 'x'], env);
     expect(tooBig).toMatchObject({ code: 2, stdout: '' });
-    expect(tooBig.stderr).toBe('error: invalid plant:\n  id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
+    expect(tooBig.stderr).toBe(
+      'error: invalid plant:\n  id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n',
+    );
   });
 
   it('never prints the token, whatever happens', async () => {
@@ -86,10 +97,21 @@ describe('bin/plants.cjs', () => {
     service.answer({ status: 500, body: `echo of your header: Bearer ${TOKEN.slice(0, 10)}` });
     expect((await record(['create', '--id', '1', '--name', 'Fern'])).code).toBe(4);
     // Another service: the saved token is not sent there, and the message names the service.
-    const elsewhere = await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1' });
+    const elsewhere = await record(['create', '--id', '1', '--name', 'Fern'], '', {
+      PLANTS_BASE_URL: 'http://127.0.0.1:1',
+    });
     expect(elsewhere.code).toBe(3);
-    expect(elsewhere.stderr).toContain(`error: no token for http://127.0.0.1:1 (tokens are saved for ${service.url}, and are sent only there)`);
-    expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_BASE_URL: 'http://127.0.0.1:1', PLANTS_TOKEN: TOKEN })).code).toBe(4);
+    expect(elsewhere.stderr).toContain(
+      `error: no token for http://127.0.0.1:1 (tokens are saved for ${service.url}, and are sent only there)`,
+    );
+    expect(
+      (
+        await record(['create', '--id', '1', '--name', 'Fern'], '', {
+          PLANTS_BASE_URL: 'http://127.0.0.1:1',
+          PLANTS_TOKEN: TOKEN,
+        })
+      ).code,
+    ).toBe(4);
     expect((await record(['create', '--id', '1', '--name', 'Fern'], '', { PLANTS_DEBUG: '1' })).code).toBe(4);
     // A mistyped flag must not echo the secret typed after it.
     expect((await record(['create', '--id', '1', '--name', 'Fern', `--tokn=${TOKEN}`])).code).toBe(2);
@@ -102,8 +124,14 @@ describe('bin/plants.cjs', () => {
     const clone = await tempDir();
     await mkdir(join(clone, 'bin'));
     await copyFile(BIN, join(clone, 'bin', 'plants.cjs'));
-    const result = await finished(spawn(process.execPath, [join(clone, 'bin', 'plants.cjs'), '--version'], { env: isolatedEnv(clone) }));
-    expect(result).toMatchObject({ code: 70, stdout: '', stderr: 'plants: not built yet (no dist/): in a clone of plants, run npm run build\n' });
+    const result = await finished(
+      spawn(process.execPath, [join(clone, 'bin', 'plants.cjs'), '--version'], { env: isolatedEnv(clone) }),
+    );
+    expect(result).toMatchObject({
+      code: 70,
+      stdout: '',
+      stderr: 'plants: not built yet (no dist/): in a clone of plants, run npm run build\n',
+    });
   });
 
   it('honours NO_COLOR, FORCE_COLOR and --no-color', async () => {
@@ -130,7 +158,9 @@ describe('bin/plants.cjs', () => {
     const home = await tempDir();
     const human = await runPlants(['create', '--nme', 'Fern'], isolatedEnv(home));
     expect(human).toMatchObject({ code: 2, stdout: '' });
-    expect(human.stderr).toBe("error: unknown option '--nme'\n(Did you mean --name?)\nhint: see plants create --help\n");
+    expect(human.stderr).toBe(
+      "error: unknown option '--nme'\n(Did you mean --name?)\nhint: see plants create --help\n",
+    );
     const json = await runPlants(['create', '--nam', 'x', '--json'], isolatedEnv(home));
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: 2001, code: 'usage', hint: 'see plants create --help' });
@@ -139,6 +169,9 @@ describe('bin/plants.cjs', () => {
     const before = await runPlants(['--bogus', '5', 'list'], isolatedEnv(home));
     expect(before).toMatchObject({ code: 2, stderr: "error: unknown option '--bogus'\nhint: see plants --help\n" });
     const grouped = await runPlants(['config', 'get', 'base-url', '--bogus'], isolatedEnv(home));
-    expect(grouped).toMatchObject({ code: 2, stderr: "error: unknown option '--bogus'\nhint: see plants config get --help\n" });
+    expect(grouped).toMatchObject({
+      code: 2,
+      stderr: "error: unknown option '--bogus'\nhint: see plants config get --help\n",
+    });
   });
 });

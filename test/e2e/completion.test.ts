@@ -13,7 +13,11 @@ import { onTerminal } from '../helpers/terminal.js';
  * around each run of ':' (http://x:1 is http : //x : 1), as a real terminal shows below.
  */
 function bashCompletes(line: string, cwd: string): string[] {
-  const words = line.split(' ').flatMap((word, index, all) => (word === '' && index === all.length - 1 ? [''] : word.split(/(:+)/).filter((piece) => piece !== '')));
+  const words = line
+    .split(' ')
+    .flatMap((word, index, all) =>
+      word === '' && index === all.length - 1 ? [''] : word.split(/(:+)/).filter((piece) => piece !== ''),
+    );
   const script = [
     `source <("${process.execPath}" "${BIN}" completion bash)`,
     `COMP_LINE='${line}'`,
@@ -23,7 +27,9 @@ function bashCompletes(line: string, cwd: string): string[] {
     '_plants',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
-  return execFileSync('bash', ['-c', script], { cwd, env: isolatedEnv(cwd), encoding: 'utf8' }).split('\n').filter((word) => word !== '');
+  return execFileSync('bash', ['-c', script], { cwd, env: isolatedEnv(cwd), encoding: 'utf8' })
+    .split('\n')
+    .filter((word) => word !== '');
 }
 
 describe('plants completion', () => {
@@ -32,7 +38,20 @@ describe('plants completion', () => {
     await writeFile(join(dir, 'garden.ndjson'), '');
     await writeFile(join(dir, 'notes.txt'), '');
     await mkdir(join(dir, 'exports'));
-    expect(bashCompletes('plants ', dir)).toEqual(['create', 'get', 'list', 'update', 'delete', 'import', 'serve', 'login', 'logout', 'auth', 'config', 'completion']);
+    expect(bashCompletes('plants ', dir)).toEqual([
+      'create',
+      'get',
+      'list',
+      'update',
+      'delete',
+      'import',
+      'serve',
+      'login',
+      'logout',
+      'auth',
+      'config',
+      'completion',
+    ]);
     expect(bashCompletes('plants im', dir)).toEqual(['import']);
     expect(bashCompletes('plants --no-color cr', dir)).toEqual(['create']);
     expect(bashCompletes('plants create --ta', dir)).toEqual(['--tag']);
@@ -45,7 +64,13 @@ describe('plants completion', () => {
     expect(bashCompletes('plants import --format csv ', dir).sort()).toEqual(['exports', 'garden.ndjson', 'notes.txt']);
     expect(bashCompletes('plants config ', dir)).toEqual(['list', 'get', 'set', 'unset', 'path']);
     expect(bashCompletes('plants config get ', dir)).toEqual(['base-url', 'token', 'store', 'timeout']);
-    expect(bashCompletes('plants auth status --', dir)).toEqual(['--base-url', '--token', '--timeout', '--json', '--help']);
+    expect(bashCompletes('plants auth status --', dir)).toEqual([
+      '--base-url',
+      '--token',
+      '--timeout',
+      '--json',
+      '--help',
+    ]);
     expect(bashCompletes('plants completion ', dir)).toEqual(['bash', 'zsh', 'fish']);
     expect(bashCompletes('plants list --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
   });
@@ -68,30 +93,64 @@ describe('plants completion', () => {
     await writeFile(join(dir, 'garden.ndjson'), '');
     await writeFile(join(dir, 'plants:2024.csv'), '');
     // The URL is the value of --base-url, not the file argument: files are still offered after it.
-    expect(bashCompletes('plants import --base-url http://x:1 ', dir).sort()).toEqual(['garden.ndjson', 'plants:2024.csv']);
+    expect(bashCompletes('plants import --base-url http://x:1 ', dir).sort()).toEqual([
+      'garden.ndjson',
+      'plants:2024.csv',
+    ]);
     expect(bashCompletes('plants import --base-url http://x:1 g', dir)).toEqual(['garden.ndjson']);
-    expect(bashCompletes('plants import --base-url http://[::1]:8080 --format ', dir)).toEqual(['ndjson', 'csv', 'json']);
-    expect(bashCompletes('plants login --base-url http://127.0.0.1:8080 --', dir)).toEqual(['--base-url', '--with-token', '--token', '--no-check', '--json', '--help']);
-    expect(bashCompletes('plants delete --base-url http://127.0.0.1:8080 --id 1 --on-missing ', dir)).toEqual(['fail', 'skip']);
+    expect(bashCompletes('plants import --base-url http://[::1]:8080 --format ', dir)).toEqual([
+      'ndjson',
+      'csv',
+      'json',
+    ]);
+    expect(bashCompletes('plants login --base-url http://127.0.0.1:8080 --', dir)).toEqual([
+      '--base-url',
+      '--with-token',
+      '--token',
+      '--no-check',
+      '--json',
+      '--help',
+    ]);
+    expect(bashCompletes('plants delete --base-url http://127.0.0.1:8080 --id 1 --on-missing ', dir)).toEqual([
+      'fail',
+      'skip',
+    ]);
     // Completing a word with a colon in it: bash replaces only what follows its last ':'.
     expect(bashCompletes('plants import plants:', dir)).toEqual([':2024.csv']);
     expect(bashCompletes('plants import plants:2', dir)).toEqual(['2024.csv']);
   });
 
-  it.runIf(hasShell('script'))('bash at a terminal: splits the line at colons, and the script puts it together again', async () => {
-    const dir = await tempDir();
-    await writeFile(join(dir, 'garden.ndjson'), '');
-    const script = join(dir, 'plants.bash');
-    await writeFile(script, (await runPlants(['completion', 'bash'], isolatedEnv(dir))).stdout);
-    const offered = join(dir, 'offered');
-    await writeFile(
-      join(dir, 'rc'),
-      [`cd ${dir}`, `source ${script}`, `_plants_record() { _plants; printf '%s\\n' "\${COMPREPLY[@]}" > ${offered}; COMPREPLY=(); }`, 'complete -F _plants_record plants', "PS1='ready> '"].join('\n'),
-    );
-    // One TAB on the line, then the line cleared (Ctrl-U) and the shell left.
-    await onTerminal(`bash --rcfile ${join(dir, 'rc')} -i`, isolatedEnv(dir, { INPUTRC: '/dev/null' }), { after: 'ready> ', keys: 'plants import --base-url http://x:1 \t\u0015exit\r' });
-    expect((await readFile(offered, 'utf8')).split('\n').filter((word) => word !== '').sort()).toEqual(['garden.ndjson', 'plants.bash', 'rc']);
-  });
+  it.runIf(hasShell('script'))(
+    'bash at a terminal: splits the line at colons, and the script puts it together again',
+    async () => {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'garden.ndjson'), '');
+      const script = join(dir, 'plants.bash');
+      await writeFile(script, (await runPlants(['completion', 'bash'], isolatedEnv(dir))).stdout);
+      const offered = join(dir, 'offered');
+      await writeFile(
+        join(dir, 'rc'),
+        [
+          `cd ${dir}`,
+          `source ${script}`,
+          `_plants_record() { _plants; printf '%s\\n' "\${COMPREPLY[@]}" > ${offered}; COMPREPLY=(); }`,
+          'complete -F _plants_record plants',
+          "PS1='ready> '",
+        ].join('\n'),
+      );
+      // One TAB on the line, then the line cleared (Ctrl-U) and the shell left.
+      await onTerminal(`bash --rcfile ${join(dir, 'rc')} -i`, isolatedEnv(dir, { INPUTRC: '/dev/null' }), {
+        after: 'ready> ',
+        keys: 'plants import --base-url http://x:1 \t\u0015exit\r',
+      });
+      expect(
+        (await readFile(offered, 'utf8'))
+          .split('\n')
+          .filter((word) => word !== '')
+          .sort(),
+      ).toEqual(['garden.ndjson', 'plants.bash', 'rc']);
+    },
+  );
 
   it('zsh and fish: a script for each, from the same declarations; another shell is a usage error', async () => {
     const home = await tempDir();
@@ -126,7 +185,11 @@ describe('plants completion', () => {
     const script = join(dir, 'plants.fish');
     await writeFile(script, (await runPlants(['completion', 'fish'], isolatedEnv(dir))).stdout);
     const completes = (line: string) =>
-      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C '${line}'`], { cwd: dir, env: isolatedEnv(dir), encoding: 'utf8' })
+      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C '${line}'`], {
+        cwd: dir,
+        env: isolatedEnv(dir),
+        encoding: 'utf8',
+      })
         .split('\n')
         .filter((entry) => entry !== '')
         .map((entry) => entry.split('\t')[0]);

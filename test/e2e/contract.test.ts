@@ -23,10 +23,22 @@ const anyCodePoint = fc.oneof(
 const anyString = fc.oneof(
   { weight: 8, arbitrary: fc.string({ unit: anyCodePoint, maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: anyCodePoint, minLength: 900, maxLength: MAX_CHARACTERS }) },
-  { weight: 1, arbitrary: fc.constantFrom('', '\u{1F331}'.repeat(MAX_CHARACTERS), '\ud800'.repeat(MAX_CHARACTERS), 'x'.repeat(MAX_CHARACTERS)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '\u{1F331}'.repeat(MAX_CHARACTERS),
+      '\ud800'.repeat(MAX_CHARACTERS),
+      'x'.repeat(MAX_CHARACTERS),
+    ),
+  },
 );
 const newPlant = fc.record(
-  { id: fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX, 0n, -1n)), name: anyString, tag: anyString },
+  {
+    id: fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX, 0n, -1n)),
+    name: anyString,
+    tag: anyString,
+  },
   { requiredKeys: ['id', 'name'] },
 );
 type NewPlantValue = { id: bigint; name: string; tag?: string };
@@ -37,42 +49,59 @@ type NewPlantValue = { id: bigint; name: string; tag?: string };
  * `1000e-1`, `1.00e02`; `0` also as `-0`, `0.0`, `0e7`.
  */
 const idText = (id: bigint) =>
-  fc.record({
-    point: fc.nat(),
-    zeros: fc.nat({ max: 3 }),
-    shift: fc.nat({ max: 3 }),
-    marker: fc.constantFrom('e', 'E', 'e+', 'E+'),
-    exponentZeros: fc.nat({ max: 2 }),
-    negativeZero: fc.boolean(),
-  }).map(({ point, zeros, shift, marker, exponentZeros, negativeZero }) => {
-    const sign = id < 0n ? '-' : id === 0n && negativeZero ? '-' : '';
-    // The digits with `shift` zeros more, then a decimal point `point` digits from the left, the
-    // exponent making up for both; `zeros` more zeros after the point. Zero has one digit before
-    // its point (JSON allows no leading zero), and any exponent.
-    const digits = id === 0n ? '0' : `${id < 0n ? -id : id}${'0'.repeat(shift)}`;
-    const at = 1 + (point % digits.length);
-    const fraction = `${digits.slice(at)}${'0'.repeat(zeros)}`;
-    const exponent = id === 0n ? (point % 2 === 0 ? shift : -shift) : digits.length - at - shift;
-    const mantissa = `${digits.slice(0, at)}${fraction === '' ? '' : `.${fraction}`}`;
-    if (exponent === 0 && zeros === 0 && shift === 0) return `${sign}${mantissa}`;
-    const written = exponent < 0 ? `e-${'0'.repeat(exponentZeros)}${-exponent}` : `${marker}${'0'.repeat(exponentZeros)}${exponent}`;
-    return `${sign}${mantissa}${written}`;
-  });
+  fc
+    .record({
+      point: fc.nat(),
+      zeros: fc.nat({ max: 3 }),
+      shift: fc.nat({ max: 3 }),
+      marker: fc.constantFrom('e', 'E', 'e+', 'E+'),
+      exponentZeros: fc.nat({ max: 2 }),
+      negativeZero: fc.boolean(),
+    })
+    .map(({ point, zeros, shift, marker, exponentZeros, negativeZero }) => {
+      const sign = id < 0n ? '-' : id === 0n && negativeZero ? '-' : '';
+      // The digits with `shift` zeros more, then a decimal point `point` digits from the left, the
+      // exponent making up for both; `zeros` more zeros after the point. Zero has one digit before
+      // its point (JSON allows no leading zero), and any exponent.
+      const digits = id === 0n ? '0' : `${id < 0n ? -id : id}${'0'.repeat(shift)}`;
+      const at = 1 + (point % digits.length);
+      const fraction = `${digits.slice(at)}${'0'.repeat(zeros)}`;
+      const exponent = id === 0n ? (point % 2 === 0 ? shift : -shift) : digits.length - at - shift;
+      const mantissa = `${digits.slice(0, at)}${fraction === '' ? '' : `.${fraction}`}`;
+      if (exponent === 0 && zeros === 0 && shift === 0) return `${sign}${mantissa}`;
+      const written =
+        exponent < 0
+          ? `e-${'0'.repeat(exponentZeros)}${-exponent}`
+          : `${marker}${'0'.repeat(exponentZeros)}${exponent}`;
+      return `${sign}${mantissa}${written}`;
+    });
 
-const bodyOf = (plant: NewPlantValue, id: string = String(plant.id)) => `{"id":${id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+const bodyOf = (plant: NewPlantValue, id: string = String(plant.id)) =>
+  `{"id":${id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
 
 /** A plant, and its body with the id written as one of the JSON numbers of its value. */
-const newPlantBody = newPlant.chain((plant) => fc.oneof(fc.constant(String(plant.id)), idText(plant.id)).map((id) => ({ plant, body: bodyOf(plant, id) })));
+const newPlantBody = newPlant.chain((plant) =>
+  fc.oneof(fc.constant(String(plant.id)), idText(plant.id)).map((id) => ({ plant, body: bodyOf(plant, id) })),
+);
 
 // Bodies outside the schema: wrong types, a missing required field, an id that is no int64, no object.
-const notAString = fc.oneof(fc.integer().map(String), fc.constantFrom('null', 'true', 'false', '[]', '{}', '["x"]', '{"a":"b"}', '1.5'));
+const notAString = fc.oneof(
+  fc.integer().map(String),
+  fc.constantFrom('null', 'true', 'false', '[]', '{}', '["x"]', '{"a":"b"}', '1.5'),
+);
 /**
  * Strings over the limit: 1,001 code points and more, of any kind (an astral one is one code point,
  * two UTF-16 units; two halves of a pair drawn apart make one).
  */
 const tooLong = fc.oneof(
-  fc.string({ unit: anyCodePoint, minLength: MAX_CHARACTERS + 1, maxLength: MAX_CHARACTERS + 100 }).filter((text) => [...text].length > MAX_CHARACTERS),
-  fc.constantFrom('x'.repeat(MAX_CHARACTERS + 1), '\u{1F331}'.repeat(MAX_CHARACTERS + 1), '\ud800'.repeat(MAX_CHARACTERS + 1)),
+  fc
+    .string({ unit: anyCodePoint, minLength: MAX_CHARACTERS + 1, maxLength: MAX_CHARACTERS + 100 })
+    .filter((text) => [...text].length > MAX_CHARACTERS),
+  fc.constantFrom(
+    'x'.repeat(MAX_CHARACTERS + 1),
+    '\u{1F331}'.repeat(MAX_CHARACTERS + 1),
+    '\ud800'.repeat(MAX_CHARACTERS + 1),
+  ),
 );
 const invalidBody = fc.oneof(
   notAString.map((name) => `{"id":1,"name":${name}}`),
@@ -80,8 +109,29 @@ const invalidBody = fc.oneof(
   tooLong.map((name) => `{"id":1,"name":${JSON.stringify(name)}}`),
   tooLong.map((tag) => `{"id":1,"name":"x","tag":${JSON.stringify(tag)}}`),
   fc.constantFrom('{"id":1,"name":"x","tag":null}', '{"id":1,"name":5}', '{"id":1,"name":null}'),
-  fc.constantFrom('{"name":"x"}', '{"id":1}', '{}', '{"id":null,"name":"x"}', '{"id":"1","name":"x"}', '{"id":1.5,"name":"x"}', '{"id":true,"name":"x"}'),
-  fc.constantFrom('9223372036854775808', '-9223372036854775809', '1e19', '1e400', '-1e19', '1e-1', '15e-1', '1.5e0', '9.223372036854775808e18', '-92233720368547758090e-1').map((id) => `{"id":${id},"name":"x"}`),
+  fc.constantFrom(
+    '{"name":"x"}',
+    '{"id":1}',
+    '{}',
+    '{"id":null,"name":"x"}',
+    '{"id":"1","name":"x"}',
+    '{"id":1.5,"name":"x"}',
+    '{"id":true,"name":"x"}',
+  ),
+  fc
+    .constantFrom(
+      '9223372036854775808',
+      '-9223372036854775809',
+      '1e19',
+      '1e400',
+      '-1e19',
+      '1e-1',
+      '15e-1',
+      '1.5e0',
+      '9.223372036854775808e18',
+      '-92233720368547758090e-1',
+    )
+    .map((id) => `{"id":${id},"name":"x"}`),
   fc.constantFrom('[]', '[{"id":1,"name":"x"}]', '1', '"plant"', 'null', 'true'),
 );
 
@@ -102,7 +152,12 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
   });
 
   const post = async (body: string) => {
-    const answer = await pool.request({ method: 'POST', path: '/plants', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body });
+    const answer = await pool.request({
+      method: 'POST',
+      path: '/plants',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body,
+    });
     return { status: answer.statusCode, body: await answer.body.text() };
   };
 
@@ -113,11 +168,16 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
         sent.set(plant.id, plant);
         const answer = await post(body);
         expect(answer.status, `${body}: ${answer.body}`).toBe(200);
-        expect(JSON.parse(answer.body)).toEqual(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag });
+        expect(JSON.parse(answer.body)).toEqual(
+          plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag },
+        );
 
         const before = local.stdout().length;
         const tag = plant.tag === undefined ? [] : [`--tag=${plant.tag}`];
-        expect(await local.run('create', '--local', `--id=${plant.id}`, `--name=${plant.name}`, ...tag, '--json'), local.stderr()).toBe(0);
+        expect(
+          await local.run('create', '--local', `--id=${plant.id}`, `--name=${plant.name}`, ...tag, '--json'),
+          local.stderr(),
+        ).toBe(0);
         expect(parseJson(local.stdout().slice(before))).toEqual(parseJson(bodyOf(plant)));
       }),
       { numRuns: 300 },
@@ -137,11 +197,13 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
       fc.asyncProperty(invalidBody, async (body) => {
         const answer = await post(body);
         expect(answer.status, body).toBe(400);
-        expect(JSON.parse(answer.body)).toEqual({ error: 1001, message: expect.stringMatching(/^invalid plant: (id|name|tag|body) /) });
+        expect(JSON.parse(answer.body)).toEqual({
+          error: 1001,
+          message: expect.stringMatching(/^invalid plant: (id|name|tag|body) /),
+        });
       }),
       { numRuns: 200 },
     );
     expect((await storedPlants(server.store)).size).toBe(before);
   });
 });
-

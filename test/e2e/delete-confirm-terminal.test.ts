@@ -19,7 +19,10 @@ const NO_TERMINAL = 'standard input, output and error are not all a terminal';
 async function storeOf(count: number, ids: readonly number[]) {
   const home = await tempDir();
   const store = join(home, 'plants.json');
-  await checkpointedStore(store, Array.from({ length: count }, (_, i) => ({ id: BigInt(i + 1), name: `p${i + 1}` })));
+  await checkpointedStore(
+    store,
+    Array.from({ length: count }, (_, i) => ({ id: BigInt(i + 1), name: `p${i + 1}` })),
+  );
   const file = join(home, 'ids.txt');
   await writeFile(file, ids.map((id) => `${id}\n`).join(''));
   const env = isolatedEnv(home, { PLANTS_STORE: store });
@@ -66,7 +69,10 @@ describe.runIf(process.platform === 'linux')('delete --from asks on a terminal; 
   });
 
   it('counts a long file in full before it asks, and shows the count as a person reads it', async () => {
-    const t = await storeOf(3, Array.from({ length: 25_000 }, (_, i) => i + 1));
+    const t = await storeOf(
+      3,
+      Array.from({ length: 25_000 }, (_, i) => i + 1),
+    );
     const { output, code } = await t.onTerminalDelete(`--from ${t.file} --on-missing skip`, 'y\r');
     expect(output).toContain('Delete the 25,000 plants listed in');
     expect(output).toMatch(/3 deleted, 24,997 skipped \(not there\), 0 failed/);

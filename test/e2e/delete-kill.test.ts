@@ -20,7 +20,13 @@ describe('a delete plants serve answered 204 survives a SIGKILL', () => {
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
     const total = 3_000;
     for (let start = 0; start < total; start += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => pool.request({ method: 'POST', path: '/plants', headers, body: `{"id":${start + i},"name":"p"}` }).then((answer) => answer.body.text())));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          pool
+            .request({ method: 'POST', path: '/plants', headers, body: `{"id":${start + i},"name":"p"}` })
+            .then((answer) => answer.body.text()),
+        ),
+      );
     }
     const deleted: bigint[] = [];
     let next = 0;
@@ -34,7 +40,11 @@ describe('a delete plants serve answered 204 survives a SIGKILL', () => {
       while (next < total) {
         const id = next++;
         try {
-          const answer = await pool.request({ method: 'DELETE', path: `/plants/${id}`, headers: { authorization: headers.authorization } });
+          const answer = await pool.request({
+            method: 'DELETE',
+            path: `/plants/${id}`,
+            headers: { authorization: headers.authorization },
+          });
           await answer.body.text();
           if (answer.statusCode === 204) deleted.push(BigInt(id));
         } catch {

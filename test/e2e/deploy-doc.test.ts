@@ -28,7 +28,13 @@ async function readerHome(): Promise<{ home: string; env: Record<string, string>
   const home = await tempDir();
   mkdirSync(join(home, 'bin'));
   symlinkSync(BIN, join(home, 'bin', 'plants'));
-  return { home, env: { ...isolatedEnv(home), PATH: [join(home, 'bin'), dirname(process.execPath), process.env.PATH ?? ''].join(':') } };
+  return {
+    home,
+    env: {
+      ...isolatedEnv(home),
+      PATH: [join(home, 'bin'), dirname(process.execPath), process.env.PATH ?? ''].join(':'),
+    },
+  };
 }
 
 describe('docs/deploy.md', () => {
@@ -41,7 +47,12 @@ describe('docs/deploy.md', () => {
   for (const block of blocks.filter((each) => each.skip === undefined && each.kind === 'sh')) {
     it(`runs the example at line ${block.line}`, async () => {
       const { home, env } = await readerHome();
-      const run = spawnSync('bash', ['-c', `exec 2>&1\nset -euo pipefail\n${block.body}`], { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync('bash', ['-c', `exec 2>&1\nset -euo pipefail\n${block.body}`], {
+        cwd: home,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(run.status, run.stdout).toBe(0);
       // Ready, then not (stopping), and still serving during the delay.
       expect(run.stdout).toContain('{"status":"ready"}');
@@ -55,26 +66,33 @@ describe('docs/deploy.md', () => {
   it.skipIf(!hasSystemdAnalyze)('has a systemd unit that systemd-analyze verify takes without a word', async () => {
     const dir = await tempDir();
     writeFileSync(join(dir, 'plants.service'), UNIT);
-    const verify = spawnSync('systemd-analyze', ['verify', join(dir, 'plants.service')], { encoding: 'utf8', timeout: 30_000 });
+    const verify = spawnSync('systemd-analyze', ['verify', join(dir, 'plants.service')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(verify.stderr).toBe('');
     expect(verify.status).toBe(0);
     expect(UNIT).toMatch(/^Restart=on-failure$/m);
     expect(UNIT).toMatch(/^LoadCredential=tokens:/m);
   });
 
-  it('has a unit whose ExecStart serves with the credential\'s token, ready, and exits 0 on SIGTERM', async () => {
+  it("has a unit whose ExecStart serves with the credential's token, ready, and exits 0 on SIGTERM", async () => {
     const { home, env } = await readerHome();
     const credentials = join(home, 'credentials');
     mkdirSync(credentials);
     writeFileSync(join(credentials, 'tokens'), 'unit-token-0123456789\n', { mode: 0o600 });
     mkdirSync(join(home, 'var/lib/plants'), { recursive: true });
     // Only the paths and the ports change: its own directories, any free port, this machine only.
-    const command = EXEC_START.replace(/^\/bin\/sh -c '/, '').replace(/'$/, '')
+    const command = EXEC_START.replace(/^\/bin\/sh -c '/, '')
+      .replace(/'$/, '')
       .replaceAll('/usr/local/bin/plants', join(home, 'bin', 'plants'))
       .replaceAll('/var/lib', join(home, 'var/lib'))
       .replace('--host 0.0.0.0 --port 8080', '--host 127.0.0.1 --port 0')
       .replace('--admin-host 0.0.0.0 --admin-port 9090', '--admin-host 127.0.0.1 --admin-port 0');
-    const child = spawn('/bin/sh', ['-c', command], { env: { ...env, CREDENTIALS_DIRECTORY: credentials }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', command], {
+      env: { ...env, CREDENTIALS_DIRECTORY: credentials },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     try {
@@ -82,7 +100,11 @@ describe('docs/deploy.md', () => {
       await waitFor('the admin line', () => /admin .* on http:\/\/[\d.:]+/.test(log));
       const admin = /admin .* on (http:\/\/[\d.:]+)/.exec(log)?.[1] as string;
       expect((await request(`${admin}/readyz`)).statusCode).toBe(200);
-      const created = await request(`${url}/plants`, { method: 'POST', headers: { authorization: 'Bearer unit-token-0123456789', 'content-type': 'application/json' }, body: '{"id": 1, "name": "Fern"}' });
+      const created = await request(`${url}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer unit-token-0123456789', 'content-type': 'application/json' },
+        body: '{"id": 1, "name": "Fern"}',
+      });
       expect(created.statusCode).toBe(200);
       await created.body.text();
       child.kill('SIGTERM');
@@ -95,7 +117,7 @@ describe('docs/deploy.md', () => {
     }
   });
 
-  it('has nginx and Prometheus files that name the unit\'s ports', () => {
+  it("has nginx and Prometheus files that name the unit's ports", () => {
     const port = /--port (\d+)/.exec(EXEC_START)?.[1];
     const adminPort = /--admin-port (\d+)/.exec(EXEC_START)?.[1];
     const nginx = fenced('nginx');

@@ -8,7 +8,8 @@ import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const ROWS = 20_000;
-const ndjson = (count: number) => Array.from({ length: count }, (_, i) => `{"id":${i + 1},"name":"plant ${i + 1}"}\n`).join('');
+const ndjson = (count: number) =>
+  Array.from({ length: count }, (_, i) => `{"id":${i + 1},"name":"plant ${i + 1}"}\n`).join('');
 
 describe('plants serve drained during a keep-alive import', () => {
   it('answers every request it read: restarted on its port three times, the import creates every row once, none unknown (exit 0)', async () => {

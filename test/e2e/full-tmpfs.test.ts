@@ -17,12 +17,13 @@ import { checkpointedStore, storedPlants } from '../helpers/stored-plants.js';
 // test/store/short-writes.test.ts.
 
 const OLD = 'the store as it was\n'.repeat(100);
-const batch = (from: number, count: number): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
+const batch = (from: number, count: number): NewPlant[] =>
+  Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
 const ids = (from: number, count: number) => batch(from, count).map((plant) => plant.id);
 
 // Why durable-file.ts exists: on a real full file system, the two libraries it replaces rename a
 // truncated file over the good one. If a release of theirs stops doing so, this test says so.
-describe.skipIf(!canMount)('on a real full tmpfs, unlike write-file-atomic and atomically (conf\'s)', () => {
+describe.skipIf(!canMount)("on a real full tmpfs, unlike write-file-atomic and atomically (conf's)", () => {
   it.each([
     ['write-file-atomic', (path: string, data: Buffer) => writeFileAtomic.sync(path, data, { fsync: true })],
     ['atomically', (path: string, data: Buffer) => atomicWriteFileSync(path, data)],
@@ -92,13 +93,21 @@ describe.skipIf(!canMount)('a store file no index vouches for, on a read-only fi
   it('is read whole and answered from memory, nothing written', async () => {
     const dir = smallFileSystem(1024 * 1024);
     const path = join(dir, 'plants.json');
-    writeFileSync(path, '{\n  "plantStore": 1,\n  "plants": [ {"name": "Oak", "id": 2}, {"id": 1, "name": "Fern"} ]\n}\n');
+    writeFileSync(
+      path,
+      '{\n  "plantStore": 1,\n  "plants": [ {"name": "Oak", "id": 2}, {"id": 1, "name": "Fern"} ]\n}\n',
+    );
     writeFileSync(`${path}.journal`, '{"id":3,"name":"Ivy"}\n');
     execFileSync('mount', ['-o', 'remount,ro', dir]);
-    const files = () => Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'latin1')]));
+    const files = () =>
+      Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'latin1')]));
     const before = files();
     const read = async () => [...(await storedPlants(path)).values()];
-    const plants = [{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }, { id: 3n, name: 'Ivy' }];
+    const plants = [
+      { id: 1n, name: 'Fern' },
+      { id: 2n, name: 'Oak' },
+      { id: 3n, name: 'Ivy' },
+    ];
     // Twice, each as a command reads it: the first leaves nothing behind for the second.
     expect([await read(), await read()]).toEqual([plants, plants]);
     expect(files()).toEqual(before);

@@ -16,10 +16,15 @@ import { lockStore } from '../../src/store/file/store-lock.js';
 // SIGHUP: a terminal closed, an ssh session dropped. It must get what SIGTERM gets: the summary,
 // every row not done in --rejects, the store's lock released, exit 129; plants serve drains.
 
-const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
+const ndjson = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
 
 /** `plants args` reading standard input from a pipe that stays open (more rows may come), as a pipeline from a slow producer. */
-function readingOpenPipe(args: string[], env: Record<string, string>, rows: string): { child: ChildProcess; result: ReturnType<typeof exited> } {
+function readingOpenPipe(
+  args: string[],
+  env: Record<string, string>,
+  rows: string,
+): { child: ChildProcess; result: ReturnType<typeof exited> } {
   const child = startPlants(args, env);
   const result = exited(child);
   child.stdin?.write(rows);
@@ -39,7 +44,12 @@ async function rejectedLines(path: string): Promise<string[]> {
  * passes on to its job, as bash does; the job's stderr is the dead terminal (EIO). Resolves to the
  * job's exit code, as the shell saw it.
  */
-async function onClosingTerminal(home: string, args: string[], input: string, stdoutPath: string): Promise<{ hangUp(): Promise<number> }> {
+async function onClosingTerminal(
+  home: string,
+  args: string[],
+  input: string,
+  stdoutPath: string,
+): Promise<{ hangUp(): Promise<number> }> {
   const script = join(home, 'job.sh');
   const rcPath = join(home, 'job.rc');
   const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
@@ -57,7 +67,10 @@ async function onClosingTerminal(home: string, args: string[], input: string, st
       '',
     ].join('\n'),
   );
-  const terminal = spawn('script', ['-q', '-e', '-c', `sh ${quoted(script)}`, '/dev/null'], { env: { ...isolatedEnv(home), TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const terminal = spawn('script', ['-q', '-e', '-c', `sh ${quoted(script)}`, '/dev/null'], {
+    env: { ...isolatedEnv(home), TERM: 'xterm' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   terminal.stdout.resume();
   terminal.stderr.resume();
   onTestFinished(() => void terminal.kill('SIGKILL'));
@@ -79,7 +92,12 @@ describe('SIGHUP: the terminal closed', () => {
     const fifo = join(home, 'rows.fifo');
     execFileSync('mkfifo', [fifo]);
     const summaryPath = join(home, 'summary.json');
-    const terminal = await onClosingTerminal(home, ['import', '-', '--format', 'ndjson', '--local', '--store', store, '--rejects', rejects, '--json'], fifo, summaryPath);
+    const terminal = await onClosingTerminal(
+      home,
+      ['import', '-', '--format', 'ndjson', '--local', '--store', store, '--rejects', rejects, '--json'],
+      fifo,
+      summaryPath,
+    );
     const rows = createWriteStream(fifo);
     // The job reads only part of the rows before it is hung up: what is still being written into
     // the FIFO then meets a reader that is gone (EPIPE), as a producer of a pipeline would.
@@ -108,7 +126,10 @@ describe('SIGHUP: the terminal closed', () => {
       const rejects = join(home, 'rejects.ndjson');
       const input = join(home, 'rows.ndjson');
       await writeFile(input, ndjson(0, 10));
-      const child = startPlants(['import', input, '--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }));
+      const child = startPlants(
+        ['import', input, '--local', '--rejects', rejects],
+        isolatedEnv(home, { PLANTS_STORE: store }),
+      );
       const result = exited(child);
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -126,8 +147,12 @@ describe('SIGHUP: the terminal closed', () => {
       child.kill('SIGTERM');
       const { code, signal } = await result;
       expect({ code, signal }).toEqual({ code: 129, signal: null });
-      expect(stderr).toContain('plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n');
-      expect(stderr).toMatch(/Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/);
+      expect(stderr).toContain(
+        'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
+      );
+      expect(stderr).toMatch(
+        /Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/,
+      );
       expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10 rows above\n');
       expect(await rejectedLines(rejects)).toHaveLength(10);
       expect(existsSync(`${store}.journal`)).toBe(false);
@@ -143,12 +168,18 @@ describe('SIGHUP: the terminal closed', () => {
     try {
       const rejects = join(home, 'rejects.ndjson');
       const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
-      const { child, result } = readingOpenPipe(['import', '-', '--format', 'ndjson', '--rejects', rejects], env, ndjson(1, 3_000));
+      const { child, result } = readingOpenPipe(
+        ['import', '-', '--format', 'ndjson', '--rejects', rejects],
+        env,
+        ndjson(1, 3_000),
+      );
       await waitFor('3,000 plants on the server', async () => (await storedPlants(server.store)).size === 3_000);
       child.kill('SIGHUP');
       const { code, signal, stderr } = await result;
       expect({ code, signal }).toEqual({ code: 129, signal: null });
-      expect(stderr).toMatch(/Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/);
+      expect(stderr).toMatch(
+        /Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/,
+      );
       expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 3,000 rows above\n');
       expect(await rejectedLines(rejects)).toEqual([]);
     } finally {
@@ -164,7 +195,11 @@ describe('SIGHUP: the terminal closed', () => {
       const home = await tempDir();
       const rejects = join(home, 'rejects.ndjson');
       const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
-      const { child, result } = readingOpenPipe(['import', '-', '--format', 'ndjson', '--concurrency', '4', '--rejects', rejects, '--json'], env, ndjson(1, 10));
+      const { child, result } = readingOpenPipe(
+        ['import', '-', '--format', 'ndjson', '--concurrency', '4', '--rejects', rejects, '--json'],
+        env,
+        ndjson(1, 10),
+      );
       await waitFor('4 requests to reach the service', () => service.requests.length === 4);
       // Nobody reads its messages any more: each write to stderr fails (EPIPE).
       child.stderr?.destroy();
@@ -196,7 +231,9 @@ describe('SIGHUP: the terminal closed', () => {
     child.kill('SIGHUP');
     const { code, signal, stderr } = await result;
     expect({ code, signal }).toEqual({ code: 129, signal: null });
-    expect(stderr).toMatch(/Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): 10,000 deleted, 0 skipped, 0 failed\n/);
+    expect(stderr).toMatch(
+      /Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): 10,000 deleted, 0 skipped, 0 failed\n/,
+    );
     expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10,000 ids above\n');
     expect(existsSync(`${store}.lock`)).toBe(false);
   });
@@ -217,13 +254,19 @@ describe('SIGHUP: the terminal closed', () => {
       server.child.kill('SIGHUP');
       await waitFor('/readyz to answer 503', async () => (await readyz()) === 503);
       expect(server.log()).not.toContain('plants serve: stopped');
-      const during = await request(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{"id": 7, "name": "Late"}' });
+      const during = await request(`${server.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: '{"id": 7, "name": "Late"}',
+      });
       expect(during.statusCode).toBe(200);
       await during.body.text();
       // A hang-up told again (the shell, then the kernel as the shell exits) does not cut the drain short.
       server.child.kill('SIGHUP');
       expect(await exit).toEqual([0, null]);
-      expect(server.log()).toContain('plants serve: SIGHUP: not ready; serving 2 s more, then finishing requests in flight\n');
+      expect(server.log()).toContain(
+        'plants serve: SIGHUP: not ready; serving 2 s more, then finishing requests in flight\n',
+      );
       expect(server.log()).toContain('plants serve: stopped');
       expect((await storedPlants(server.store)).get(7n)).toEqual({ id: 7n, name: 'Late' });
     } finally {

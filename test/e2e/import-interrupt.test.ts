@@ -11,10 +11,15 @@ import { waitFor } from '../helpers/wait-for.js';
 import { lockStore } from '../../src/store/file/store-lock.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
-const ndjson = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
+const ndjson = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
 
 /** An import reading a pipe that stays open: it would wait for more rows until stopped. */
-function importFromOpenPipe(args: string[], env: Record<string, string>, rows: string): { child: ChildProcess; result: ReturnType<typeof exited> } {
+function importFromOpenPipe(
+  args: string[],
+  env: Record<string, string>,
+  rows: string,
+): { child: ChildProcess; result: ReturnType<typeof exited> } {
   const child = startPlants(['import', '-', '--format', 'ndjson', ...args], env);
   const result = exited(child);
   child.stdin?.write(rows);
@@ -45,7 +50,11 @@ describe('plants import interrupted', () => {
   it('by a first SIGINT, --local: stops reading, stores the rows read, releases the lock, exits 130 with the account', async () => {
     const home = await tempDir();
     const store = join(home, 'plants.json');
-    const { child, result } = importFromOpenPipe(['--local', '--json'], isolatedEnv(home, { PLANTS_STORE: store }), ndjson(0, 15_000));
+    const { child, result } = importFromOpenPipe(
+      ['--local', '--json'],
+      isolatedEnv(home, { PLANTS_STORE: store }),
+      ndjson(0, 15_000),
+    );
     // The first batch of 10,000 is in the journal: the import is under way, waiting on the pipe.
     await waitFor('the first batch', () => existsSync(`${store}.journal`));
     child.kill('SIGINT');
@@ -74,7 +83,9 @@ describe('plants import interrupted', () => {
       child.kill('SIGTERM');
       const { code, signal, stderr } = await result;
       expect({ code, signal }).toEqual({ code: 143, signal: null });
-      expect(stderr).toMatch(/Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/);
+      expect(stderr).toMatch(
+        /Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/,
+      );
       expect(stderr).toContain('interrupted: SIGTERM: the input was read no further than the 3,000 rows above\n');
       expect(stderr).toContain('hint: the same import with --on-conflict skip imports the rest\n');
     } finally {
@@ -91,7 +102,10 @@ describe('plants import interrupted', () => {
       const rejects = join(home, 'rejects.ndjson');
       const input = join(home, 'rows.ndjson');
       await writeFile(input, ndjson(0, 10));
-      const child = startPlants(['import', input, '--local', '--rejects', rejects], isolatedEnv(home, { PLANTS_STORE: store }));
+      const child = startPlants(
+        ['import', input, '--local', '--rejects', rejects],
+        isolatedEnv(home, { PLANTS_STORE: store }),
+      );
       const result = exited(child);
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -106,8 +120,12 @@ describe('plants import interrupted', () => {
       child.kill('SIGINT');
       const { code, signal } = await result;
       expect({ code, signal }).toEqual({ code: 130, signal: null });
-      expect(stderr).toContain('plants: SIGINT again: stopping at once, a write under way is finished (a third time kills it)\n');
-      expect(stderr).toMatch(/Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/);
+      expect(stderr).toContain(
+        'plants: SIGINT again: stopping at once, a write under way is finished (a third time kills it)\n',
+      );
+      expect(stderr).toMatch(
+        /Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/,
+      );
       expect(stderr).toContain('interrupted: SIGINT: the input was read no further than the 10 rows above\n');
       expect((await readFile(rejects, 'utf8')).trim().split('\n')).toHaveLength(10);
       // Nothing written, and the other process's lock is still its own.
@@ -123,14 +141,25 @@ describe('plants import interrupted', () => {
     // A service that takes the requests and does not answer them (within the client's 30 s).
     service.answer({ status: 200, delayMs: 60_000 });
     try {
-      const { code, signal, stdout, stderr, runningAfterFirst } = await interruptedTwice(service, ['--concurrency', '4'], 4);
+      const { code, signal, stdout, stderr, runningAfterFirst } = await interruptedTwice(
+        service,
+        ['--concurrency', '4'],
+        4,
+      );
       expect(runningAfterFirst).toBe(true);
       expect({ code, signal }).toEqual({ code: 130, signal: null });
-      expect(stderr).toContain('plants: SIGINT again: stopping at once, requests in flight are abandoned (a third time kills it)\n');
+      expect(stderr).toContain(
+        'plants: SIGINT again: stopping at once, requests in flight are abandoned (a third time kills it)\n',
+      );
       const summary = JSON.parse(stdout);
       expect(summary.interrupted).toBe('SIGINT');
       expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 4, notSent: 6 });
-      expect(summary.failures.map((failure: { code: string }) => failure.code)).toEqual(['interrupted', 'interrupted', 'interrupted', 'interrupted']);
+      expect(summary.failures.map((failure: { code: string }) => failure.code)).toEqual([
+        'interrupted',
+        'interrupted',
+        'interrupted',
+        'interrupted',
+      ]);
       expect(service.requests).toHaveLength(4);
     } finally {
       await service.close();
@@ -156,7 +185,11 @@ describe('plants import interrupted', () => {
     const service = await fakeService();
     service.answer({ status: 200, delayMs: 60_000 });
     try {
-      const { code, signal, stdout } = await interruptedTwice(service, ['--on-conflict', 'update', '--dry-run', '--concurrency', '2'], 2);
+      const { code, signal, stdout } = await interruptedTwice(
+        service,
+        ['--on-conflict', 'update', '--dry-run', '--concurrency', '2'],
+        2,
+      );
       expect({ code, signal }).toEqual({ code: 130, signal: null });
       expect(JSON.parse(stdout).dryRun).toBe(true);
       expect(service.requests.every((request) => request.method === 'GET')).toBe(true);

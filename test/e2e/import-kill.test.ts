@@ -15,7 +15,10 @@ describe('plants import --local killed at any moment', () => {
     const env = isolatedEnv(home, { PLANTS_STORE: store });
     // How long a whole import takes here, into a scratch store: the kills are spread over it.
     const started = Date.now();
-    expect((await runPlants(['import', input, '--local'], isolatedEnv(home, { PLANTS_STORE: join(home, 'scratch.json') }))).code).toBe(0);
+    expect(
+      (await runPlants(['import', input, '--local'], isolatedEnv(home, { PLANTS_STORE: join(home, 'scratch.json') })))
+        .code,
+    ).toBe(0);
     const duration = Date.now() - started;
     const sizes: number[] = [];
     for (const fraction of [0.3, 0.5, 0.7, 0.8, 0.9, 0.95]) {

@@ -23,8 +23,16 @@ describe('an import to a service that refuses its first connections (issue 25, i
     await writeFile(input, '{"id":1,"name":"A"}\n{"id":2,"name":"B"}\n{"id":3,"name":"C"}\n');
     const url = `http://127.0.0.1:${await freePort()}`;
     // Bounded well above the second it takes (the retries of a refused first connection took 9 s before).
-    const result = await runPlantsWithin(8_000, ['import', input, '--base-url', url, '--token', 'a-token-of-twenty-chars'], isolatedEnv(home));
+    const result = await runPlantsWithin(
+      8_000,
+      ['import', input, '--base-url', url, '--token', 'a-token-of-twenty-chars'],
+      isolatedEnv(home),
+    );
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(new RegExp(`^Sent none of 3 rows to ${url} in [\\d.]+s: 0 created, 0 skipped, 0 failed, 3 not sent\\nerror: stopped: could not connect to ${url}/plants: connection refused\\n`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^Sent none of 3 rows to ${url} in [\\d.]+s: 0 created, 0 skipped, 0 failed, 3 not sent\\nerror: stopped: could not connect to ${url}/plants: connection refused\\n`,
+      ),
+    );
   });
 });

@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 function ndjson(count: number): string {
-  return Array.from({ length: count }, (_, i) => `{"id":${i + 1},"name":"plant ${i + 1}","tag":"bulk"}`).join('\n') + '\n';
+  return (
+    Array.from({ length: count }, (_, i) => `{"id":${i + 1},"name":"plant ${i + 1}","tag":"bulk"}`).join('\n') + '\n'
+  );
 }
 
 /** The ids in a store, journal included (as after a server was killed). */
@@ -37,7 +39,15 @@ describe('plants import (remote)', () => {
     const result = await runPlants(['import', input, '--json'], env);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).counts).toEqual({ read: 20_000, created: 20_000, skipped: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 });
+    expect(JSON.parse(result.stdout).counts).toEqual({
+      read: 20_000,
+      created: 20_000,
+      skipped: 0,
+      valid: 0,
+      failed: 0,
+      unknown: 0,
+      notSent: 0,
+    });
     expect((await storedIds(server.store)).size).toBe(20_000);
   });
 
@@ -45,7 +55,10 @@ describe('plants import (remote)', () => {
     const home = await tempDir();
     server = await startServer(home);
     const input = join(home, 'p.csv');
-    await writeFile(input, 'id,name,tag\n9223372036854775807,Max,\n-9223372036854775808,Min,x\n9223372036854775807,Again,\n');
+    await writeFile(
+      input,
+      'id,name,tag\n9223372036854775807,Max,\n-9223372036854775808,Min,x\n9223372036854775807,Again,\n',
+    );
     const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
     const first = await runPlants(['import', input, '--json'], env);
     expect(first.code).toBe(1);
@@ -109,7 +122,10 @@ describe('plants import (remote)', () => {
 
   it('sends a plant again after a 503 but never after a 500, whose plant may be stored (exit 4, unknown)', async () => {
     fake = await fakeService();
-    fake.answer({ status: 500, body: '{"error":1013,"message":"internal error: the plant may or may not have been stored"}' });
+    fake.answer({
+      status: 500,
+      body: '{"error":1013,"message":"internal error: the plant may or may not have been stored"}',
+    });
     const t = await testContext({ env: { PLANTS_BASE_URL: fake.url, PLANTS_TOKEN: 'tok' } });
     await writeFile(join(t.dir, 'p.ndjson'), ndjson(1));
     expect(await t.run('import', join(t.dir, 'p.ndjson'), '--json')).toBe(4);
@@ -119,7 +135,9 @@ describe('plants import (remote)', () => {
     expect(summary.stoppedBy.message).toContain('may or may not have been stored');
     // Its summary does not say none was imported: the plant may have been.
     expect(await t.run('import', join(t.dir, 'p.ndjson'))).toBe(4);
-    expect(t.stderr()).toMatch(/(^|\n)Imported 1 row into .*: 0 created, 0 skipped, 0 failed, 1 unknown \(sent, no answer: may or may not be created\)\n/);
+    expect(t.stderr()).toMatch(
+      /(^|\n)Imported 1 row into .*: 0 created, 0 skipped, 0 failed, 1 unknown \(sent, no answer: may or may not be created\)\n/,
+    );
   });
 
   it('stops on an answer too big to be a Plant (exit 4), counting the rows sent as unknown', async () => {
@@ -129,7 +147,10 @@ describe('plants import (remote)', () => {
     await writeFile(join(t.dir, 'p.ndjson'), ndjson(3));
     expect(await t.run('import', join(t.dir, 'p.ndjson'), '--concurrency', '2', '--json')).toBe(4);
     const summary = JSON.parse(t.stdout());
-    expect(summary.stoppedBy).toMatchObject({ code: 'bad_response', message: 'the service answered HTTP 200 with a body over 1048576 bytes' });
+    expect(summary.stoppedBy).toMatchObject({
+      code: 'bad_response',
+      message: 'the service answered HTTP 200 with a body over 1048576 bytes',
+    });
     expect(summary.counts).toMatchObject({ created: 0, unknown: fake.requests.length });
   });
 
@@ -145,7 +166,10 @@ describe('plants import (remote)', () => {
     await server.stop('SIGKILL');
     const result = await running;
     expect(result.code).toBe(4);
-    const summary = parseJson(result.stdout) as { counts: Record<string, { value: string }>; stoppedBy: { code: string } };
+    const summary = parseJson(result.stdout) as {
+      counts: Record<string, { value: string }>;
+      stoppedBy: { code: string };
+    };
     const count = (key: string) => Number(summary.counts[key]!.value);
     expect(['unreachable', 'timeout']).toContain(summary.stoppedBy.code);
     expect(count('read')).toBe(30_000);

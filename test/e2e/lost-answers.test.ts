@@ -30,7 +30,11 @@ describe.each([
     service = await fakeService();
     service.answer(answer);
     const home = await tempDir();
-    const result = await runPlantsWithin(15_000, [...args, '--base-url', service.url, '--token', 'a-token-of-twenty-chars', '--timeout', '0.5'], isolatedEnv(home));
+    const result = await runPlantsWithin(
+      15_000,
+      [...args, '--base-url', service.url, '--token', 'a-token-of-twenty-chars', '--timeout', '0.5'],
+      isolatedEnv(home),
+    );
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(what);
     expect(result.stderr).toContain(`; ${meaning}`);

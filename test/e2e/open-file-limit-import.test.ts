@@ -31,8 +31,17 @@ describe('plants import under a low limit of open files (ulimit -n)', () => {
   async function importUnder(openFiles: number, rows: number, env: Record<string, string> = {}) {
     const from = firstId;
     firstId += rows;
-    await writeFile(input, Array.from({ length: rows }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join(''));
-    const result = await finished(startPlantsLimited(openFiles, ['import', input, '--base-url', server.url, '--concurrency', '256', '--json'], isolatedEnv(home, { PLANTS_TOKEN: server.token, ...env })));
+    await writeFile(
+      input,
+      Array.from({ length: rows }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join(''),
+    );
+    const result = await finished(
+      startPlantsLimited(
+        openFiles,
+        ['import', input, '--base-url', server.url, '--concurrency', '256', '--json'],
+        isolatedEnv(home, { PLANTS_TOKEN: server.token, ...env }),
+      ),
+    );
     let document: ImportDocument | undefined;
     try {
       document = JSON.parse(result.stdout) as ImportDocument;
@@ -46,7 +55,9 @@ describe('plants import under a low limit of open files (ulimit -n)', () => {
 
   it('goes on with the connections it could open, says so, and imports every row', async () => {
     const result = await importUnder(64, 300);
-    expect(result.stderr).toMatch(/^plants: too many open files \(ulimit -n\): going on with \d+ connections, not 256; lower --concurrency or raise ulimit -n$/m);
+    expect(result.stderr).toMatch(
+      /^plants: too many open files \(ulimit -n\): going on with \d+ connections, not 256; lower --concurrency or raise ulimit -n$/m,
+    );
     expect(result.code).toBe(0);
     expect(result.document?.counts).toMatchObject({ read: 300, created: 300, unknown: 0, notSent: 0 });
     expect(result.created).toBe(300);
@@ -58,7 +69,11 @@ describe('plants import under a low limit of open files (ulimit -n)', () => {
       const result = await importUnder(openFiles, 60);
       const about = `ulimit -n ${openFiles}: exit ${result.code ?? result.signal}, ${result.said.slice(0, 2000)}`;
       // Below some limit node itself cannot start: no code of ours ran.
-      if (result.signal !== null || result.stderr.includes(`open '${BIN}'`) || (result.code === 134 && result.stderr.includes('uv_loop_init'))) {
+      if (
+        result.signal !== null ||
+        result.stderr.includes(`open '${BIN}'`) ||
+        (result.code === 134 && result.stderr.includes('uv_loop_init'))
+      ) {
         expect(outcomes, about).toEqual([]);
         continue;
       }
@@ -71,7 +86,11 @@ describe('plants import under a low limit of open files (ulimit -n)', () => {
       }
       // Stopped before the first row: a module it loads on demand could not be opened.
       expect(result.code, about).toBe(4);
-      expect(result.document, about).toMatchObject({ code: 'local_limit', error: ERROR_NUMBERS.local_limit, message: expect.stringMatching(/^too many open files \(EMFILE\): raise the limit of open files \(ulimit -n\)/) });
+      expect(result.document, about).toMatchObject({
+        code: 'local_limit',
+        error: ERROR_NUMBERS.local_limit,
+        message: expect.stringMatching(/^too many open files \(EMFILE\): raise the limit of open files \(ulimit -n\)/),
+      });
       expect(result.created, about).toBe(0);
       outcomes.push('could not start');
     }

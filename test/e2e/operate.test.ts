@@ -40,7 +40,11 @@ async function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 function create(server: RunningServer, id: number) {
-  return request(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ id, name: `plant ${id}` }) });
+  return request(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id, name: `plant ${id}` }),
+  });
 }
 
 describe('plants serve in production: admin port, drain, JSON log', () => {
@@ -60,8 +64,13 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     await during.body.text();
     const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
-    expect(server.log()).toContain('plants serve: SIGTERM: not ready; serving 3 s more, then finishing requests in flight\n');
-    const stored = await runPlants(['get', '--local', '--id', '42', '--store', server.store, '--json'], isolatedEnv(server.home));
+    expect(server.log()).toContain(
+      'plants serve: SIGTERM: not ready; serving 3 s more, then finishing requests in flight\n',
+    );
+    const stored = await runPlants(
+      ['get', '--local', '--id', '42', '--store', server.store, '--json'],
+      isolatedEnv(server.home),
+    );
     expect(stored.code).toBe(0);
     expect(JSON.parse(stored.stdout)).toMatchObject({ id: 42, name: 'plant 42' });
   });
@@ -70,29 +79,78 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     const server = await serve(['--log-format', 'json'], { PLANTS_ADMIN_PORT: '0' });
     const admin = await adminUrl(server);
     expect((await get(`${admin}/metrics`)).body).toContain('# TYPE plants_http_requests_total counter');
-    const answer = await request(`${server.url}/plants?token=${server.token}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', 'x-request-id': 'trace-1' }, body: '{"id": 1, "name": "Fern"}' });
+    const answer = await request(`${server.url}/plants?token=${server.token}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        'content-type': 'application/json',
+        'x-request-id': 'trace-1',
+      },
+      body: '{"id": 1, "name": "Fern"}',
+    });
     expect(answer.headers['x-request-id']).toBe('trace-1');
     await answer.body.text();
     await server.stop('SIGTERM');
     const lines = server.log().trim().split('\n');
     // --quiet (the helper's) leaves out request lines; everything else is a JSON object a line.
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ time: expect.any(String), level: expect.stringMatching(/^(info|warn|error)$/), message: expect.any(String) });
+    for (const line of lines)
+      expect(JSON.parse(line)).toMatchObject({
+        time: expect.any(String),
+        level: expect.stringMatching(/^(info|warn|error)$/),
+        message: expect.any(String),
+      });
     expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).toContain('plants serve: stopped');
     expect(server.log()).not.toContain(server.token);
   });
 
   it('logs each request with its id, as JSON, never the token or the query', async () => {
     const home = await tempDir();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', 'tok-operate-123456', '--store', join(home, 's.json'), '--log-format', 'json'], { env: isolatedEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        '--port',
+        '0',
+        '--token',
+        'tok-operate-123456',
+        '--store',
+        join(home, 's.json'),
+        '--log-format',
+        'json',
+      ],
+      { env: isolatedEnv(home), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let log = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-    const answer = await request(`${url}/plants?secret=s3cr3t`, { method: 'POST', headers: { authorization: 'Bearer tok-operate-123456', 'content-type': 'application/json', 'x-request-id': 'trace-2' }, body: '{"id": 1, "name": "Fern"}' });
+    const answer = await request(`${url}/plants?secret=s3cr3t`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer tok-operate-123456',
+        'content-type': 'application/json',
+        'x-request-id': 'trace-2',
+      },
+      body: '{"id": 1, "name": "Fern"}',
+    });
     await answer.body.text();
     child.kill('SIGTERM');
     await once(child, 'exit');
-    const entries = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(entries).toContainEqual({ time: expect.any(String), level: 'info', message: 'POST /plants 200', method: 'POST', route: '/plants', status: 200, durationMs: expect.any(Number), requestId: 'trace-2', batchSize: 1 });
+    const entries = log
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toContainEqual({
+      time: expect.any(String),
+      level: 'info',
+      message: 'POST /plants 200',
+      method: 'POST',
+      route: '/plants',
+      status: 200,
+      durationMs: expect.any(Number),
+      requestId: 'trace-2',
+      batchSize: 1,
+    });
     expect(log).not.toContain('tok-operate-123456');
     expect(log).not.toContain('s3cr3t');
   });
@@ -105,7 +163,10 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     [[], { PLANTS_ADMIN_PORT: 'nine' }, 'PLANTS_ADMIN_PORT must be a number from 0 to 65535, got "nine"'],
   ])('refuses %j %j as a usage error (exit 2)', async (args, env, message) => {
     const home = await tempDir();
-    const result = await runPlants(['serve', '--port', '0', '--store', join(home, 's.json'), ...args], isolatedEnv(home, env));
+    const result = await runPlants(
+      ['serve', '--port', '0', '--store', join(home, 's.json'), ...args],
+      isolatedEnv(home, env),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`error: ${message}\n`);
     expect(result.stdout).toBe('');
@@ -115,7 +176,10 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     const first = await serve(['--admin-port', '0']);
     const taken = new URL(await adminUrl(first)).port;
     const home = await tempDir();
-    const result = await runPlants(['serve', '--port', '0', '--store', join(home, 's.json'), '--admin-port', taken], isolatedEnv(home));
+    const result = await runPlants(
+      ['serve', '--port', '0', '--store', join(home, 's.json'), '--admin-port', taken],
+      isolatedEnv(home),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`error: cannot listen on 127.0.0.1:${taken} (the admin port): `);
   });
@@ -125,10 +189,26 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
 async function sourcesLoadedByServe(args: string[]): Promise<string[]> {
   const home = await tempDir();
   const log = join(home, 'modules.log');
-  const child = spawn(process.execPath, ['--require', RECORDER, BIN, 'serve', '--port', '0', '--token', 'tok-operate-123456', '--store', join(home, 's.json'), ...args], {
-    env: isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log }),
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--require',
+      RECORDER,
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--token',
+      'tok-operate-123456',
+      '--store',
+      join(home, 's.json'),
+      ...args,
+    ],
+    {
+      env: isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log }),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   await once(createInterface({ input: child.stdout }), 'line');
   child.kill('SIGTERM');
   await once(child, 'exit');
@@ -143,7 +223,11 @@ async function sourcesLoadedByServe(args: string[]): Promise<string[]> {
 describe('the cost of the admin port when it is off', () => {
   it('loads neither prom-client nor the admin listener unless the admin port is on', async () => {
     const off = await sourcesLoadedByServe([]);
-    expect(off.filter((source) => /node_modules\/prom-client\/|src\/server\/(admin|metrics)\.ts$|openapi\.json$/.test(source))).toEqual([]);
+    expect(
+      off.filter((source) =>
+        /node_modules\/prom-client\/|src\/server\/(admin|metrics)\.ts$|openapi\.json$/.test(source),
+      ),
+    ).toEqual([]);
     const on = await sourcesLoadedByServe(['--admin-port', '0']);
     expect(on.filter((source) => /node_modules\/prom-client\//.test(source)).length).toBeGreaterThan(0);
     expect(on).toContain('src/server/metrics.ts');
@@ -187,7 +271,10 @@ describe('plants serve --database --admin-port', () => {
       // A connection cut under a write may answer 500 (it may have committed); one with none, 503.
       let id = 100;
       await waitFor('a 503 from the database gone', async () => (await statusOf((id += 1))) === 503);
-      expect(await get(`${admin}/readyz`)).toEqual({ status: 503, body: '{"status":"not_ready","reason":"the store is unavailable"}' });
+      expect(await get(`${admin}/readyz`)).toEqual({
+        status: 503,
+        body: '{"status":"not_ready","reason":"the store is unavailable"}',
+      });
       expect((await get(`${admin}/metrics`)).body).toMatch(/^plants_store_outage 1$/m);
       proxy.restore();
       await waitFor('a write once the database is back', async () => (await statusOf((id += 1))) === 200);

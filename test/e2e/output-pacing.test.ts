@@ -99,7 +99,10 @@ describe.runIf(process.platform === 'linux')('a command writing without end wait
     const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
     // A first row that fails, then --fail-fast: every row after it is not sent, and goes to --rejects.
     const input = join(home, 'plants.ndjson');
-    await writeFile(input, `{"id":"x","name":"bad"}\n${Array.from({ length: PLANTS }, (_, id) => `{"id":${id},"name":"${NAME}"}\n`).join('')}`);
+    await writeFile(
+      input,
+      `{"id":"x","name":"bad"}\n${Array.from({ length: PLANTS }, (_, id) => `{"id":${id},"name":"${NAME}"}\n`).join('')}`,
+    );
     const args = (rejects: string) => ['import', input, '--local', '--dry-run', '--fail-fast', '--rejects', rejects];
     const baseline = await peakIntoDevNull(args('/dev/null'), env, 1);
 

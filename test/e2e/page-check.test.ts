@@ -3,7 +3,8 @@ import { isolatedEnv, runPlantsWithin } from '../helpers/cli-process.js';
 import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { tempDir } from '../helpers/temp.js';
 
-const page = (ids: number[], tag?: string) => JSON.stringify(ids.map((id) => ({ id, name: `p${id}`, ...(tag === undefined ? {} : { tag }) })));
+const page = (ids: number[], tag?: string) =>
+  JSON.stringify(ids.map((id) => ({ id, name: `p${id}`, ...(tag === undefined ? {} : { tag }) })));
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
 let service: FakeService | undefined;
@@ -17,7 +18,11 @@ async function listAgainst(body: (url: URL) => string, args: string[] = []) {
   service = await fakeService();
   service.answer((request) => ({ status: 200, body: body(new URL(request.url, 'http://x')) }));
   const home = await tempDir();
-  return await runPlantsWithin(15_000, ['list', ...args, '--base-url', service.url, '--token', 'a-token-of-twenty-chars'], isolatedEnv(home));
+  return await runPlantsWithin(
+    15_000,
+    ['list', ...args, '--base-url', service.url, '--token', 'a-token-of-twenty-chars'],
+    isolatedEnv(home),
+  );
 }
 
 describe('plants list holds each page to the order it asked for (issue 29)', () => {
@@ -30,19 +35,44 @@ describe('plants list holds each page to the order it asked for (issue 29)', () 
     expect(result.code).toBe(4);
     // The ten pages, printed whole; then the error, once.
     expect(result.stdout.split('\n').length).toBe(10_001);
-    expect(result.stderr).toMatch(/^error: the service answered GET \/plants\?limit=1000&after=10000 with a page that begins at id 1, not after 10000: as if it ignored after\n/);
+    expect(result.stderr).toMatch(
+      /^error: the service answered GET \/plants\?limit=1000&after=10000 with a page that begins at id 1, not after 10000: as if it ignored after\n/,
+    );
   });
 
   it.each([
-    ['more plants than the limit', ['--limit', '2'], () => page([1, 2, 3]), 'holds 3 plants, more than the limit of 2: as if it ignored limit'],
+    [
+      'more plants than the limit',
+      ['--limit', '2'],
+      () => page([1, 2, 3]),
+      'holds 3 plants, more than the limit of 2: as if it ignored limit',
+    ],
     ['ids out of order', [], () => page([1, 3, 2]), 'has id 2 after id 3: not in increasing id order'],
     ['an id twice', [], () => page([1, 2, 2]), 'has id 2 after id 2: not in increasing id order'],
-    ['a page going back', ['--after', '50'], () => page([40, 41]), 'begins at id 40, not after 50: as if it ignored after'],
-    ['another tag', ['--tag', 'herb'], () => JSON.stringify([{ id: 1, name: 'a', tag: 'herb' }, { id: 2, name: 'b', tag: 'tree' }]), 'holds plant 2, tagged "tree", where the tag asked for is "herb": as if it ignored tag'],
+    [
+      'a page going back',
+      ['--after', '50'],
+      () => page([40, 41]),
+      'begins at id 40, not after 50: as if it ignored after',
+    ],
+    [
+      'another tag',
+      ['--tag', 'herb'],
+      () =>
+        JSON.stringify([
+          { id: 1, name: 'a', tag: 'herb' },
+          { id: 2, name: 'b', tag: 'tree' },
+        ]),
+      'holds plant 2, tagged "tree", where the tag asked for is "herb": as if it ignored tag',
+    ],
     [
       'a name without the search',
       ['--search', 'FERN'],
-      () => JSON.stringify([{ id: 1, name: 'Boston fern' }, { id: 2, name: 'Ivy' }]),
+      () =>
+        JSON.stringify([
+          { id: 1, name: 'Boston fern' },
+          { id: 2, name: 'Ivy' },
+        ]),
       'holds plant 2, whose name does not hold "FERN": as if it ignored search',
     ],
     // Simple case folding, as every store: a service that folds ß to ss answers a name ß does not find.

@@ -39,11 +39,21 @@ async function serveOn(url: string, extraArgs: string[] = []): Promise<RunningSe
 }
 
 function send(base: string | Pool, token: string, method: string, path: string, body?: string) {
-  const options = { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) } as const;
+  const options = {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body }),
+  } as const;
   return typeof base === 'string' ? request(`${base}${path}`, options) : base.request({ ...options, path });
 }
 
-async function status(base: string | Pool, token: string, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+async function status(
+  base: string | Pool,
+  token: string,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   const answer = await send(base, token, method, path, body);
   return { status: answer.statusCode, body: await answer.body.text() };
 }
@@ -55,11 +65,22 @@ describe('plants serve --database', () => {
     withPassword.password = 'hunter2-db-secret';
     const server = await serveOn(withPassword.href, ['--pool', '3']);
     const max = '9223372036854775807';
-    expect(await status(server.url, server.token, 'POST', '/plants', `{"id":${max},"name":"Fern\\u0000","tag":"herb"}`)).toEqual({ status: 200, body: '{"name":"Fern\\u0000","tag":"herb"}' });
-    expect((await status(server.url, server.token, 'POST', '/plants', `{"id":${max},"name":"again"}`)).status).toBe(400);
-    expect(await status(server.url, server.token, 'POST', '/plants', '{"id":-9223372036854775808,"name":"Min"}')).toEqual({ status: 200, body: '{"name":"Min"}' });
-    expect(await status(server.url, server.token, 'GET', '/plants?tag=herb')).toEqual({ status: 200, body: `[{"id":${max},"name":"Fern\\u0000","tag":"herb"}]` });
-    expect((await status(server.url, server.token, 'GET', `/plants/${max}`)).body).toBe(`{"id":${max},"name":"Fern\\u0000","tag":"herb"}`);
+    expect(
+      await status(server.url, server.token, 'POST', '/plants', `{"id":${max},"name":"Fern\\u0000","tag":"herb"}`),
+    ).toEqual({ status: 200, body: '{"name":"Fern\\u0000","tag":"herb"}' });
+    expect((await status(server.url, server.token, 'POST', '/plants', `{"id":${max},"name":"again"}`)).status).toBe(
+      400,
+    );
+    expect(
+      await status(server.url, server.token, 'POST', '/plants', '{"id":-9223372036854775808,"name":"Min"}'),
+    ).toEqual({ status: 200, body: '{"name":"Min"}' });
+    expect(await status(server.url, server.token, 'GET', '/plants?tag=herb')).toEqual({
+      status: 200,
+      body: `[{"id":${max},"name":"Fern\\u0000","tag":"herb"}]`,
+    });
+    expect((await status(server.url, server.token, 'GET', `/plants/${max}`)).body).toBe(
+      `{"id":${max},"name":"Fern\\u0000","tag":"herb"}`,
+    );
     expect((await status(server.url, server.token, 'DELETE', `/plants/${max}`)).status).toBe(204);
     expect((await status(server.url, server.token, 'GET', `/plants/${max}`)).status).toBe(404);
     expect(await server.stop('SIGTERM')).toBe(0);
@@ -93,9 +114,14 @@ describe('plants serve --database', () => {
 
   it('refuses a database whose plants table is not ours (exit 4), and one that does not answer', async () => {
     const { url, schema } = await freshDatabase();
-    await db.query(`CREATE TABLE ${schema}.plants (id int, name text); INSERT INTO ${schema}.plants VALUES (1, 'theirs')`);
+    await db.query(
+      `CREATE TABLE ${schema}.plants (id int, name text); INSERT INTO ${schema}.plants VALUES (1, 'theirs')`,
+    );
     const home = await tempDir();
-    const foreign = await runPlants(['serve', '--port', '0', '--token', 'tok-0123456789abcdef', '--database', url], isolatedEnv(home));
+    const foreign = await runPlants(
+      ['serve', '--port', '0', '--token', 'tok-0123456789abcdef', '--database', url],
+      isolatedEnv(home),
+    );
     expect(foreign.code).toBe(4);
     expect(foreign.stderr).toContain('has a table "plants" that plants did not create');
     expect(foreign.stdout).toBe('');
@@ -103,7 +129,18 @@ describe('plants serve --database', () => {
 
     const proxy = await startTcpProxy('127.0.0.1', 1);
     proxy.cut();
-    const down = await runPlants(['serve', '--port', '0', '--token', 'tok-0123456789abcdef', '--database', `postgresql://u:pw-secret@127.0.0.1:${proxy.port}/x`], isolatedEnv(home));
+    const down = await runPlants(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--token',
+        'tok-0123456789abcdef',
+        '--database',
+        `postgresql://u:pw-secret@127.0.0.1:${proxy.port}/x`,
+      ],
+      isolatedEnv(home),
+    );
     await proxy.close();
     expect(down.code).toBe(4);
     expect(down.stderr).toContain(`the database postgresql://u:***@127.0.0.1:${proxy.port}/x failed`);
@@ -123,7 +160,10 @@ describe('plants serve --database --pool', () => {
       let loading = true;
       const sampling = (async () => {
         while (loading) {
-          const [row] = await db.query<{ n: string }>("SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'plants serve'", [database]);
+          const [row] = await db.query<{ n: string }>(
+            "SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'plants serve'",
+            [database],
+          );
           most = Math.max(most, Number(row?.n));
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
@@ -133,7 +173,9 @@ describe('plants serve --database --pool', () => {
         Array.from({ length: 32 }, async () => {
           for (let i = 0; i < 40; i += 1) {
             const id = next++;
-            expect((await status(client, server.token, 'POST', '/plants', `{"id":${id},"name":"p${id}"}`)).status).toBe(200);
+            expect((await status(client, server.token, 'POST', '/plants', `{"id":${id},"name":"p${id}"}`)).status).toBe(
+              200,
+            );
             expect((await status(client, server.token, 'GET', '/plants?limit=1000')).status).toBe(200);
           }
         }),
@@ -157,9 +199,15 @@ describe('several plants serve instances on one database', () => {
     const [a, b] = [await serveOn(url), await serveOn(url)] as [RunningServer, RunningServer];
     const pools = [new Pool(a.url, { connections: 20 }), new Pool(b.url, { connections: 20 })];
     try {
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => status(pools[i % 2] as Pool, a.token, 'POST', '/plants', `{"id":77,"name":"from ${i}"}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          status(pools[i % 2] as Pool, a.token, 'POST', '/plants', `{"id":77,"name":"from ${i}"}`),
+        ),
+      );
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-      expect(answers.filter((answer) => answer.status === 400 && JSON.parse(answer.body).error === 1002)).toHaveLength(199);
+      expect(answers.filter((answer) => answer.status === 400 && JSON.parse(answer.body).error === 1002)).toHaveLength(
+        199,
+      );
       const winner = answers.find((answer) => answer.status === 200)?.body;
       const [row] = await db.query<{ name: string }>(`SELECT name FROM ${schema}.plants WHERE id = 77`);
       expect(winner).toBe(JSON.stringify({ name: row?.name }));
@@ -196,7 +244,9 @@ describe('several plants serve instances on one database', () => {
     expect(answeredBy[0]).toBeLessThan(3_000);
     // Every create sent to b was answered 200: a's death cost b nothing.
     expect(answeredBy[1]).toBe(3_000);
-    const stored = new Set((await db.query<{ id: string }>(`SELECT id::text FROM ${schema}.plants`)).map((row) => Number(row.id)));
+    const stored = new Set(
+      (await db.query<{ id: string }>(`SELECT id::text FROM ${schema}.plants`)).map((row) => Number(row.id)),
+    );
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     expect((await status(b.url, b.token, 'POST', '/plants', '{"id":-1,"name":"after"}')).status).toBe(200);
   });
@@ -215,7 +265,12 @@ describe('several plants serve instances on one database', () => {
         while (!stop) {
           const id = next++;
           const answer = await send(pool, instance.token, 'POST', '/plants', `{"id":${id},"name":"p${id}"}`);
-          answers.push({ id, status: answer.statusCode, body: await answer.body.text(), retryAfter: answer.headers['retry-after'] as string | undefined });
+          answers.push({
+            id,
+            status: answer.statusCode,
+            body: await answer.body.text(),
+            retryAfter: answer.headers['retry-after'] as string | undefined,
+          });
         }
       });
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -232,7 +287,10 @@ describe('several plants serve instances on one database', () => {
       expect(unavailable.length).toBeGreaterThan(0);
       for (const answer of unavailable) {
         expect(answer.retryAfter).toBe('1');
-        expect(JSON.parse(answer.body)).toEqual({ error: 1009, message: 'the plant store is unavailable right now; try again later' });
+        expect(JSON.parse(answer.body)).toEqual({
+          error: 1009,
+          message: 'the plant store is unavailable right now; try again later',
+        });
       }
       // Only 200s, 503s, and for a batch cut mid-statement the honest 500 "may or may not".
       for (const answer of answers.filter((answer) => answer.status !== 200 && answer.status !== 503)) {
@@ -241,7 +299,9 @@ describe('several plants serve instances on one database', () => {
       }
       expect(answers.slice(during).filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
       expect(answers.at(-1)?.status).toBe(200);
-      const stored = new Set((await db.query<{ id: string }>(`SELECT id::text FROM ${schema}.plants`)).map((row) => Number(row.id)));
+      const stored = new Set(
+        (await db.query<{ id: string }>(`SELECT id::text FROM ${schema}.plants`)).map((row) => Number(row.id)),
+      );
       const acknowledged = answers.filter((answer) => answer.status === 200);
       expect(acknowledged.length).toBeGreaterThan(0);
       // Each id was sent once: a 200 is stored, a 503 ("nothing was stored") is not.

@@ -54,9 +54,14 @@ describe('the PostgreSQL store: its table', () => {
     const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresStore.open(url, { poolSize: 1 })));
     await Promise.all(stores.map((store) => store.close()));
     const schema = new URL(url).searchParams.get('options')?.split('=')[1];
-    const [table] = await db.query<{ mark: string }>(`SELECT obj_description('${schema}.plants'::regclass, 'pg_class') AS mark`);
+    const [table] = await db.query<{ mark: string }>(
+      `SELECT obj_description('${schema}.plants'::regclass, 'pg_class') AS mark`,
+    );
     expect(table?.mark).toBe('plants store, schema version 2');
-    const columns = await db.query(`SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position`, [schema]);
+    const columns = await db.query(
+      `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position`,
+      [schema],
+    );
     expect(columns).toEqual([
       { column_name: 'id', data_type: 'bigint', is_nullable: 'NO' },
       { column_name: 'name', data_type: 'text', is_nullable: 'NO' },
@@ -67,7 +72,10 @@ describe('the PostgreSQL store: its table', () => {
   it('keeps a name PostgreSQL text cannot hold readable to other readers of the table, and only those', async () => {
     const url = await freshSchema();
     const store = await PostgresStore.open(url);
-    await store.addAll([{ id: 1n, name: 'Fern', tag: 'herb' }, { id: 2n, name: 'a\u0000b' }]);
+    await store.addAll([
+      { id: 1n, name: 'Fern', tag: 'herb' },
+      { id: 2n, name: 'a\u0000b' },
+    ]);
     await store.close();
     const schema = new URL(url).searchParams.get('options')?.split('=')[1];
     expect(await db.query(`SELECT id::text, name, tag FROM ${schema}.plants ORDER BY id`)).toEqual([
@@ -77,13 +85,21 @@ describe('the PostgreSQL store: its table', () => {
   });
 
   it.each([
-    ['a table plants did not make', 'CREATE TABLE plants (id int, name text)', /has a table "plants" that plants did not create/],
+    [
+      'a table plants did not make',
+      'CREATE TABLE plants (id int, name text)',
+      /has a table "plants" that plants did not create/,
+    ],
     [
       'a newer schema',
       "CREATE TABLE plants (id bigint); COMMENT ON TABLE plants IS 'plants store, schema version 3'",
       /schema version 3, made by a newer plants/,
     ],
-    ['other columns', "CREATE TABLE plants (id bigint PRIMARY KEY, name varchar(10) NOT NULL, tag text); COMMENT ON TABLE plants IS 'plants store, schema version 1'", /has the columns \(id bigint true, name character varying\(10\) true, tag text false\)/],
+    [
+      'other columns',
+      "CREATE TABLE plants (id bigint PRIMARY KEY, name varchar(10) NOT NULL, tag text); COMMENT ON TABLE plants IS 'plants store, schema version 1'",
+      /has the columns \(id bigint true, name character varying\(10\) true, tag text false\)/,
+    ],
   ])('refuses %s as store_corrupt, and leaves it untouched', async (_, create, message) => {
     const url = await freshSchema();
     const schema = new URL(url).searchParams.get('options')?.split('=')[1] as string;
@@ -92,7 +108,10 @@ describe('the PostgreSQL store: its table', () => {
     expect(error.code).toBe('store_corrupt');
     expect(error.message).toMatch(message);
     expect(error.message).toContain('it was left untouched');
-    const [table] = await db.query<{ columns: string }>(`SELECT string_agg(column_name, ',') AS columns FROM information_schema.columns WHERE table_schema = $1`, [schema]);
+    const [table] = await db.query<{ columns: string }>(
+      `SELECT string_agg(column_name, ',') AS columns FROM information_schema.columns WHERE table_schema = $1`,
+      [schema],
+    );
     expect(table?.columns?.split(',').length).toBeLessThanOrEqual(3);
   });
 });
@@ -136,7 +155,12 @@ describe('the PostgreSQL store: a database that is down', () => {
       expect(cut.message).toContain('the plants may or may not be stored');
 
       // Down: nothing reaches the database, so nothing was done.
-      for (const call of [store.addAll([{ id: 3n, name: 'down' }]), store.deleteAll([1n]), store.get(1n), store.list({ limit: 10 })]) {
+      for (const call of [
+        store.addAll([{ id: 3n, name: 'down' }]),
+        store.deleteAll([1n]),
+        store.get(1n),
+        store.list({ limit: 10 }),
+      ]) {
         const error = await failureOf(call);
         expect([error.code, error.effect]).toEqual(['store_io', 'none']);
       }
@@ -171,7 +195,9 @@ async function lockedTable(schema: string): Promise<{ release(): Promise<void> }
 /** Until some session of the test database waits for a lock. */
 async function waitForLockWait(schema: string): Promise<void> {
   for (let tries = 0; tries < 200; tries++) {
-    const rows = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO plants%'`);
+    const rows = await db.query(
+      `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO plants%'`,
+    );
     if (rows.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

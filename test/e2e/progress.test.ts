@@ -22,17 +22,35 @@ describe('the import progress line', () => {
     const home = await tempDir();
     const input = join(home, 'rows.ndjson');
     await writeFile(input, Array.from({ length: 200_000 }, (_, i) => `{"id":${i},"name":"p${i}"}`).join('\n'));
-    const result = await runPlants(['import', input, '--local'], isolatedEnv(home, { PLANTS_STORE: join(home, 'store.json') }));
+    const result = await runPlants(
+      ['import', input, '--local'],
+      isolatedEnv(home, { PLANTS_STORE: join(home, 'store.json') }),
+    );
     expect(result.stderr).toMatch(/^Imported 200,000 rows into .*: 200,000 created, 0 skipped, 0 failed\n$/);
   });
 });
 
 describe('the import progress figures', () => {
-  const counts = (finished: number) => ({ read: finished, done: finished, skipped: 0, updated: 0, unchanged: 0, valid: 0, failed: 0, unknown: 0, notSent: 0 });
+  const counts = (finished: number) => ({
+    read: finished,
+    done: finished,
+    skipped: 0,
+    updated: 0,
+    unchanged: 0,
+    valid: 0,
+    failed: 0,
+    unknown: 0,
+    notSent: 0,
+  });
 
   it('follow the rows finished, not the bytes read, and are never NaN, infinite or over 1', () => {
     // 10,000 rows of 100 bytes; 4,000 handed out, 1,000 finished.
-    expect(progressFigures(counts(1_000), { bytes: 400_000, records: 4_000 }, 1_000_000, 2_000)).toEqual({ finished: 1_000, rate: 500, fraction: 0.1, etaSeconds: 18 });
+    expect(progressFigures(counts(1_000), { bytes: 400_000, records: 4_000 }, 1_000_000, 2_000)).toEqual({
+      finished: 1_000,
+      rate: 500,
+      fraction: 0.1,
+      etaSeconds: 18,
+    });
     for (const [finished, consumed, total, elapsed] of [
       [0, { bytes: 0, records: 0 }, 1_000, 0],
       [0, { bytes: 0, records: 0 }, 0, 5_000],
@@ -58,7 +76,9 @@ describe('the import progress figures', () => {
       const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
       const output = await onTerminal(`${process.execPath} ${BIN} import ${input} --concurrency 4`, env);
       expect(output).not.toMatch(/NaN|Infinity|NF/);
-      const frames = [...output.matchAll(/(\d+)% \| ([\d,]+) rows \| [\d,]+\/s \| \d+ failed \| ETA (\S+)/g)].map((match) => ({ percent: Number(match[1]), rows: Number((match[2] as string).replaceAll(',', '')) }));
+      const frames = [...output.matchAll(/(\d+)% \| ([\d,]+) rows \| [\d,]+\/s \| \d+ failed \| ETA (\S+)/g)].map(
+        (match) => ({ percent: Number(match[1]), rows: Number((match[2] as string).replaceAll(',', '')) }),
+      );
       expect(frames.length).toBeGreaterThan(2);
       for (const { percent, rows } of frames) expect(percent).toBeLessThanOrEqual(Math.floor((rows * 100) / 20_000));
       expect(frames.some(({ percent }) => percent > 0 && percent < 100)).toBe(true);

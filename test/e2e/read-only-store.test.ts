@@ -17,7 +17,11 @@ const NOBODY = 65534;
 /** Runs the real bin/plants.cjs as `uid` (itself when undefined). */
 function runAs(uid: number | undefined, args: string[], home: string, input = ''): Promise<ProcessResult> {
   const user = uid === undefined ? {} : { uid, gid: uid };
-  const child = spawn(process.execPath, [BIN, ...args], { env: isolatedEnv(home), stdio: ['pipe', 'pipe', 'pipe'], ...user });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: isolatedEnv(home),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...user,
+  });
   return finished(child, input);
 }
 
@@ -27,18 +31,36 @@ function filesOf(dir: string): Record<string, string> {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     const info = statSync(path);
-    files[name] = `${(info.mode & 0o7777).toString(8)} ${info.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'not a file'}`;
+    files[name] =
+      `${(info.mode & 0o7777).toString(8)} ${info.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'not a file'}`;
   }
   return files;
 }
 
 /** A journal past the fold threshold (100,000 lines, more than the store file has plants), and past what a reader indexes. */
-const BIG_JOURNAL = Array.from({ length: 100_001 }, (_, i) => `{"id":${1000 + i},"name":"plant ${1000 + i}"}\n`).join('');
+const BIG_JOURNAL = Array.from({ length: 100_001 }, (_, i) => `{"id":${1000 + i},"name":"plant ${1000 + i}"}\n`).join(
+  '',
+);
 
 const layouts = [
-  { name: 'the store file and a journal due to be folded, both at 0444', store: 0o444, journal: 0o444, refused: 'read-only (mode 0444)' },
-  { name: 'the store file at 0444, and no journal yet', store: 0o444, journal: undefined, refused: 'read-only (mode 0444)' },
-  { name: 'its journal at 0444 beside a store file at 0644', store: 0o644, journal: 0o444, refused: 'read-only (its journal JOURNAL has mode 0444)' },
+  {
+    name: 'the store file and a journal due to be folded, both at 0444',
+    store: 0o444,
+    journal: 0o444,
+    refused: 'read-only (mode 0444)',
+  },
+  {
+    name: 'the store file at 0444, and no journal yet',
+    store: 0o444,
+    journal: undefined,
+    refused: 'read-only (mode 0444)',
+  },
+  {
+    name: 'its journal at 0444 beside a store file at 0644',
+    store: 0o644,
+    journal: 0o444,
+    refused: 'read-only (its journal JOURNAL has mode 0444)',
+  },
 ] as const;
 
 const users = [
@@ -54,9 +76,17 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
     const store = join(dir, 'plants.json');
     const journal = `${store}.journal`;
     mkdirSync(dir);
-    writeFileSync(store, encodeDatabase([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak', tag: 'tree' }]));
+    writeFileSync(
+      store,
+      encodeDatabase([
+        { id: 1n, name: 'Fern' },
+        { id: 2n, name: 'Oak', tag: 'tree' },
+      ]),
+    );
     if (layout.journal !== undefined) writeFileSync(journal, BIG_JOURNAL);
-    if (uid !== undefined) for (const path of [home, dir, store, ...(layout.journal === undefined ? [] : [journal])]) chownSync(path, uid, uid);
+    if (uid !== undefined)
+      for (const path of [home, dir, store, ...(layout.journal === undefined ? [] : [journal])])
+        chownSync(path, uid, uid);
     chmodSync(store, layout.store);
     if (layout.journal !== undefined) chmodSync(journal, layout.journal);
     const before = filesOf(dir);
@@ -74,7 +104,12 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
       const result = await runAs(uid, [...args, '--local', '--store', store], home);
       expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 4, stderr: refusal });
     }
-    const imported = await runAs(uid, ['import', '-', '--local', '--store', store, '--format', 'ndjson'], home, '{"id":5,"name":"Moss"}\n');
+    const imported = await runAs(
+      uid,
+      ['import', '-', '--local', '--store', store, '--format', 'ndjson'],
+      home,
+      '{"id":5,"name":"Moss"}\n',
+    );
     expect(imported.code).toBe(4);
     expect(imported.stderr).toContain(`error: stopped: ${refusal.slice('error: '.length)}`);
 
@@ -86,7 +121,11 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
     expect(listed.stdout.split('\n').length - 1).toBe(layout.journal === undefined ? 2 : 100_003);
 
     const served = await runAs(uid, ['serve', '--port', '0', '--token', 'server-token-123456', '--store', store], home);
-    expect({ code: served.code, stdout: served.stdout, stderr: served.stderr }).toEqual({ code: 4, stdout: '', stderr: refusal });
+    expect({ code: served.code, stdout: served.stdout, stderr: served.stderr }).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: refusal,
+    });
 
     // No file changed, none was made (no journal, index, temporary file or lock), no mode changed.
     expect(filesOf(dir)).toEqual(before);

@@ -52,7 +52,12 @@ afterAll(async () => {
 
 /** Runs a script in bash in the work directory, stderr merged into stdout as a terminal shows both. */
 function bash(script: string): { status: number | null; output: string } {
-  const run = spawnSync('bash', ['-c', `exec 2>&1\n${script}`], { cwd: join(home, 'work'), env, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('bash', ['-c', `exec 2>&1\n${script}`], {
+    cwd: join(home, 'work'),
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, output: run.stdout };
 }
 
@@ -83,10 +88,16 @@ describe('the README, top to bottom', () => {
       steps.forEach((step, i) => {
         // Trailing blanks aside: an editor may strip them from the README (a plant without a tag
         // ends its line with a tab).
-        const lines = (printed[i] ?? '').replace(/\n$/, '').split('\n').map((line) => line.trimEnd());
+        const lines = (printed[i] ?? '')
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => line.trimEnd());
         const shown = (step.expected.length === 0 ? [''] : step.expected).map((line) => line.trimEnd());
-        const matches = lines.length === shown.length && shown.every((line, j) => lineMatches(line, lines[j] as string));
-        expect(matches ? shown.join('\n') : (printed[i] ?? '').replace(/\n$/, ''), `$ ${step.command}`).toBe(shown.join('\n'));
+        const matches =
+          lines.length === shown.length && shown.every((line, j) => lineMatches(line, lines[j] as string));
+        expect(matches ? shown.join('\n') : (printed[i] ?? '').replace(/\n$/, ''), `$ ${step.command}`).toBe(
+          shown.join('\n'),
+        );
       });
     });
   }

@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants, runPlantsWithin, startPlants, finished } from '../helpers/cli-process.js';
@@ -20,7 +29,11 @@ let servers: RunningServer[] = [];
 let services: FakeService[] = [];
 let proxies: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all([...servers.map((server) => server.stop('SIGKILL')), ...services.map((service) => service.close()), ...proxies.map((proxy) => proxy.close())]);
+  await Promise.all([
+    ...servers.map((server) => server.stop('SIGKILL')),
+    ...services.map((service) => service.close()),
+    ...proxies.map((proxy) => proxy.close()),
+  ]);
   servers = [];
   services = [];
   proxies = [];
@@ -43,7 +56,10 @@ describe.runIf(process.platform === 'linux')('a --token never shows in the proce
     const service = await fakeService();
     services.push(service);
     service.answer({ status: 200, body: '{"name":"Fern"}', delayMs: 1_000 });
-    const child = startPlants(['create', '--id', '1', '--name', 'Fern', '--base-url', service.url, '--token', SECRET], isolatedEnv(await tempDir()));
+    const child = startPlants(
+      ['create', '--id', '1', '--name', 'Fern', '--base-url', service.url, '--token', SECRET],
+      isolatedEnv(await tempDir()),
+    );
     const result = finished(child);
     await waitFor('the request', () => service.requests.length === 1);
     expect(commandLine(child.pid as number)).toBe('plants create');
@@ -54,10 +70,14 @@ describe.runIf(process.platform === 'linux')('a --token never shows in the proce
 describe.runIf(process.platform === 'linux')('plants login on a terminal', () => {
   it('asks for the token without echoing it, and saves it', async () => {
     const home = await tempDir();
-    const output = await onTerminal(`${process.execPath} ${BIN} login --no-check --base-url https://plants.example.com`, isolatedEnv(home, { NO_COLOR: '1' }), {
-      after: 'input hidden',
-      keys: `${SECRET}x\u007f\r`,
-    });
+    const output = await onTerminal(
+      `${process.execPath} ${BIN} login --no-check --base-url https://plants.example.com`,
+      isolatedEnv(home, { NO_COLOR: '1' }),
+      {
+        after: 'input hidden',
+        keys: `${SECRET}x\u007f\r`,
+      },
+    );
     expect(output).toContain('Token for https://plants.example.com (input hidden): ');
     expect(output).toContain('Logged in to https://plants.example.com');
     expect(output).not.toContain(SECRET.slice(0, 8));
@@ -128,44 +148,52 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(existsSync(gone)).toBe(false);
   });
 
-  it.skipIf(process.platform === 'win32')('reads no record that is not a regular file: a FIFO named like one does not hang login', async () => {
-    const home = await tempDir();
-    const server = await startServer(home, [], {}, { keptToken: true });
-    servers.push(server);
-    const other = await fakeService();
-    services.push(other);
-    execFileSync('mkfifo', [join(servedDataDir(home), 'serving', '1-1.json')]);
-    // For a URL no record names, login reads every record: the FIFO too, were it read.
-    const login = await runPlantsWithin(10_000, ['login', '--base-url', other.url], isolatedEnv(home));
-    expect(login.signal).toBeNull();
-    expect(login.code).toBe(2);
-    expect(other.requests).toEqual([]);
-    const found = await runPlantsWithin(10_000, ['login', '--base-url', server.url, '--json'], isolatedEnv(home));
-    expect(found.code).toBe(0);
-    expect(JSON.parse(found.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
-  });
+  it.skipIf(process.platform === 'win32')(
+    'reads no record that is not a regular file: a FIFO named like one does not hang login',
+    async () => {
+      const home = await tempDir();
+      const server = await startServer(home, [], {}, { keptToken: true });
+      servers.push(server);
+      const other = await fakeService();
+      services.push(other);
+      execFileSync('mkfifo', [join(servedDataDir(home), 'serving', '1-1.json')]);
+      // For a URL no record names, login reads every record: the FIFO too, were it read.
+      const login = await runPlantsWithin(10_000, ['login', '--base-url', other.url], isolatedEnv(home));
+      expect(login.signal).toBeNull();
+      expect(login.code).toBe(2);
+      expect(other.requests).toEqual([]);
+      const found = await runPlantsWithin(10_000, ['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+      expect(found.code).toBe(0);
+      expect(JSON.parse(found.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+    },
+  );
 
-  it.runIf(process.getuid?.() === 0)("trusts no record another user owns, nor a directory of records another user owns (as root: nobody's)", async () => {
-    const home = await tempDir();
-    const server = await startServer(home, [], {}, { keptToken: true });
-    servers.push(server);
-    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
-    const records = join(servedDataDir(home), 'serving');
-    const record = join(records, `${server.child.pid}-${new URL(server.url).port}.json`);
-    const login = () => runPlants(['login', '--base-url', server.url], isolatedEnv(home));
-    // Root may write in nobody's directory, but nobody may put records of their own in it.
-    chownSync(records, nobody, nobody);
-    const inTheirDirectory = await login();
-    expect(inTheirDirectory.code).toBe(2);
-    expect(inTheirDirectory.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
-    chownSync(records, 0, 0);
-    chownSync(record, nobody, nobody);
-    const theirRecord = await login();
-    expect(theirRecord.code).toBe(2);
-    expect(theirRecord.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
-    chownSync(record, 0, 0);
-    expect((await login()).code).toBe(0);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    "trusts no record another user owns, nor a directory of records another user owns (as root: nobody's)",
+    async () => {
+      const home = await tempDir();
+      const server = await startServer(home, [], {}, { keptToken: true });
+      servers.push(server);
+      const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
+      const records = join(servedDataDir(home), 'serving');
+      const record = join(records, `${server.child.pid}-${new URL(server.url).port}.json`);
+      const login = () => runPlants(['login', '--base-url', server.url], isolatedEnv(home));
+      // Root may write in nobody's directory, but nobody may put records of their own in it.
+      chownSync(records, nobody, nobody);
+      const inTheirDirectory = await login();
+      expect(inTheirDirectory.code).toBe(2);
+      expect(inTheirDirectory.stderr).toContain(
+        'error: no token given, and standard input is not a terminal to ask on',
+      );
+      chownSync(records, 0, 0);
+      chownSync(record, nobody, nobody);
+      const theirRecord = await login();
+      expect(theirRecord.code).toBe(2);
+      expect(theirRecord.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+      chownSync(record, 0, 0);
+      expect((await login()).code).toBe(0);
+    },
+  );
 
   it('is found for a serve whose records directory was there before, with a mode that let others write in it', async () => {
     const home = await tempDir();
@@ -180,27 +208,35 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
   });
 
-  it.runIf(process.getuid?.() === 0)("is not recorded in a records directory of another user's (as root: nobody's), and the serve says so", async () => {
-    const home = await tempDir();
-    const records = join(servedDataDir(home), 'serving');
-    mkdirSync(records, { recursive: true, mode: 0o700 });
-    chownSync(records, Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), 0);
-    const server = await startServer(home, [], {}, { keptToken: true });
-    servers.push(server);
-    await waitFor('the warning', () => server.log().includes('plants login will not find its token'));
-    expect(server.log()).toContain(`plants serve: warning: cannot record where it serves in ${records} (not a directory of this user's): plants login will not find its token; use plants login --with-token\n`);
-    expect(readdirSync(records)).toEqual([]);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    "is not recorded in a records directory of another user's (as root: nobody's), and the serve says so",
+    async () => {
+      const home = await tempDir();
+      const records = join(servedDataDir(home), 'serving');
+      mkdirSync(records, { recursive: true, mode: 0o700 });
+      chownSync(records, Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), 0);
+      const server = await startServer(home, [], {}, { keptToken: true });
+      servers.push(server);
+      await waitFor('the warning', () => server.log().includes('plants login will not find its token'));
+      expect(server.log()).toContain(
+        `plants serve: warning: cannot record where it serves in ${records} (not a directory of this user's): plants login will not find its token; use plants login --with-token\n`,
+      );
+      expect(readdirSync(records)).toEqual([]);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('is found for a serve on another loopback address than 127.0.0.1, as it records and says', async () => {
-    const home = await tempDir();
-    const server = await startServer(home, ['--host', '127.0.0.2'], {}, { keptToken: true });
-    servers.push(server);
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
-    const login = await runPlants(['login', '--base-url', server.url, '--json'], isolatedEnv(home));
-    expect(login.code).toBe(0);
-    expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
-  });
+  it.runIf(process.platform === 'linux')(
+    'is found for a serve on another loopback address than 127.0.0.1, as it records and says',
+    async () => {
+      const home = await tempDir();
+      const server = await startServer(home, ['--host', '127.0.0.2'], {}, { keptToken: true });
+      servers.push(server);
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      const login = await runPlants(['login', '--base-url', server.url, '--json'], isolatedEnv(home));
+      expect(login.code).toBe(0);
+      expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });
+    },
+  );
 
   it('is checked straight with the serve, never through a proxy the environment names', async () => {
     const home = await tempDir();
@@ -209,7 +245,12 @@ describe('the token a local plants serve keeps, and plants login with no token f
     const proxy = await fakeProxy();
     proxies.push(proxy);
     // NODE_USE_ENV_PROXY: Node 24's own http would take the proxy from the environment too.
-    const env = isolatedEnv(home, { HTTP_PROXY: proxy.url, http_proxy: proxy.url, HTTPS_PROXY: proxy.url, NODE_USE_ENV_PROXY: '1' });
+    const env = isolatedEnv(home, {
+      HTTP_PROXY: proxy.url,
+      http_proxy: proxy.url,
+      HTTPS_PROXY: proxy.url,
+      NODE_USE_ENV_PROXY: '1',
+    });
     const login = await runPlants(['login', '--base-url', server.url, '--json'], env);
     expect(login.code).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({ baseUrl: server.url, source: 'local server' });

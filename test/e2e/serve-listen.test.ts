@@ -9,7 +9,8 @@ import { testContext } from '../helpers/test-context.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = 'a-token-of-twenty-chars';
-const EMFILE = () => Object.assign(new Error('EMFILE: too many open files, open'), { code: 'EMFILE', errno: -24, syscall: 'open' });
+const EMFILE = () =>
+  Object.assign(new Error('EMFILE: too many open files, open'), { code: 'EMFILE', errno: -24, syscall: 'open' });
 
 describe('plants serve where it cannot listen (issue 25, item 8)', () => {
   it('says a busy port in words, with the way out, exit 2', async () => {
@@ -18,7 +19,11 @@ describe('plants serve where it cannot listen (issue 25, item 8)', () => {
     const { port } = busy.address() as AddressInfo;
     try {
       const home = await tempDir();
-      const result = await runPlantsWithin(15_000, ['serve', '--port', String(port), '--store', join(home, 'p.json'), '--token', 'a-token-of-twenty-chars'], isolatedEnv(home));
+      const result = await runPlantsWithin(
+        15_000,
+        ['serve', '--port', String(port), '--store', join(home, 'p.json'), '--token', 'a-token-of-twenty-chars'],
+        isolatedEnv(home),
+      );
       expect(result).toMatchObject({
         code: 2,
         stdout: '',
@@ -31,15 +36,33 @@ describe('plants serve where it cannot listen (issue 25, item 8)', () => {
 
   it('says a host that is none in words, exit 2', async () => {
     const home = await tempDir();
-    const result = await runPlantsWithin(15_000, ['serve', '--host', 'nosuchhost.invalid', '--port', '0', '--store', join(home, 'p.json'), '--token', 'a-token-of-twenty-chars'], isolatedEnv(home));
+    const result = await runPlantsWithin(
+      15_000,
+      [
+        'serve',
+        '--host',
+        'nosuchhost.invalid',
+        '--port',
+        '0',
+        '--store',
+        join(home, 'p.json'),
+        '--token',
+        'a-token-of-twenty-chars',
+      ],
+      isolatedEnv(home),
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: cannot listen on nosuchhost\.invalid:0: (no such host \(ENOTFOUND\)|the host name could not be looked up \(EAI_AGAIN\))\nhint: give --host an address of this machine/);
+    expect(result.stderr).toMatch(
+      /^error: cannot listen on nosuchhost\.invalid:0: (no such host \(ENOTFOUND\)|the host name could not be looked up \(EAI_AGAIN\))\nhint: give --host an address of this machine/,
+    );
   });
 
   it('refuses to start, exit 2, where it cannot open its store for want of descriptors', async () => {
     const home = await tempDir();
     const store = join(home, 'p.json');
-    expect(await (await testContext()).run('create', '--local', '--store', store, '--id', '1', '--name', 'Fern')).toBe(0);
+    expect(await (await testContext()).run('create', '--local', '--store', store, '--id', '1', '--name', 'Fern')).toBe(
+      0,
+    );
     const fs: FileSystem = {
       ...NODE_FS,
       openSync: ((path: string, ...rest: never[]) => {
@@ -50,13 +73,17 @@ describe('plants serve where it cannot listen (issue 25, item 8)', () => {
     const t = await testContext({ fs });
     expect(await t.run('serve', '--port', '0', '--store', store, '--token', TOKEN)).toBe(2);
     expect(t.stdout()).toBe('');
-    expect(t.stderr()).toBe('error: cannot open the store: too many open files (EMFILE)\nhint: raise the limit of open files (ulimit -n; LimitNOFILE= under systemd)\n');
+    expect(t.stderr()).toBe(
+      'error: cannot open the store: too many open files (EMFILE)\nhint: raise the limit of open files (ulimit -n; LimitNOFILE= under systemd)\n',
+    );
   });
 
   it('refuses to start, exit 2, where the limit of open files leaves no room for a connection', async () => {
     const t = await testContext();
     t.ctx.openFiles = () => ({ limit: 40, open: 30 });
-    expect(await t.run('serve', '--port', '0', '--store', join(t.dir, 'p.json'), '--token', TOKEN, '--admin-port', '0')).toBe(2);
+    expect(
+      await t.run('serve', '--port', '0', '--store', join(t.dir, 'p.json'), '--token', TOKEN, '--admin-port', '0'),
+    ).toBe(2);
     expect(t.stdout()).toBe('');
     expect(t.stderr()).toBe(
       'error: the limit of open files (ulimit -n 40) leaves no room for a connection: 30 are open, and the store and node keep 8 more, the admin listener 4\n' +
@@ -70,7 +97,9 @@ describe('plants serve where it cannot listen (issue 25, item 8)', () => {
     const running = t.run('serve', '--port', '0', '--store', join(t.dir, 'p.json'), '--token', TOKEN);
     await waitFor('the base URL', () => t.stdout() !== '');
     // 64, less 20 open, 6 for the file store and 2 for node.
-    expect(t.stderr()).toContain('plants serve: at most 36 connections: the limit of open files (ulimit -n 64) leaves room for no more\n');
+    expect(t.stderr()).toContain(
+      'plants serve: at most 36 connections: the limit of open files (ulimit -n 64) leaves room for no more\n',
+    );
     t.stop('SIGTERM');
     expect(await running).toBe(0);
   });

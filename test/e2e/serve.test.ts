@@ -25,7 +25,12 @@ async function serve(home: string): Promise<RunningServer> {
 }
 
 function post(pool: Pool, token: string, body: string) {
-  return pool.request({ method: 'POST', path: '/plants', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  return pool.request({
+    method: 'POST',
+    path: '/plants',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
 }
 
 describe('plants create against a real plants serve', () => {
@@ -33,8 +38,14 @@ describe('plants create against a real plants serve', () => {
     const home = await tempDir();
     const server = await serve(home);
     const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token });
-    const max = await runPlants(['create', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json'], env);
-    expect(max).toMatchObject({ code: 0, stdout: '{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n' });
+    const max = await runPlants(
+      ['create', '--id', '9223372036854775807', '--name', 'Max', '--tag', 'herb', '--json'],
+      env,
+    );
+    expect(max).toMatchObject({
+      code: 0,
+      stdout: '{\n  "id": 9223372036854775807,\n  "name": "Max",\n  "tag": "herb"\n}\n',
+    });
     const min = await runPlants(['create', '--id', '-9223372036854775808', '--name', 'Min'], env);
     expect(min).toMatchObject({ code: 0, stdout: `Created plant -9223372036854775808 "Min" in ${server.url}\n` });
     const duplicate = await runPlants(['create', '--id', '9223372036854775807', '--name', 'Again', '--json'], env);
@@ -44,7 +55,10 @@ describe('plants create against a real plants serve', () => {
       code: 'refused',
       message: 'the service refused the plant: a plant with id 9223372036854775807 already exists (error 1002)',
     });
-    const wrongToken = await runPlants(['create', '--id', '5', '--name', 'x'], { ...env, PLANTS_TOKEN: 'not-the-token' });
+    const wrongToken = await runPlants(['create', '--id', '5', '--name', 'x'], {
+      ...env,
+      PLANTS_TOKEN: 'not-the-token',
+    });
     expect(wrongToken.code).toBe(3);
     expect(wrongToken.stderr).toContain('the service refused the token (HTTP 401)');
     // Bodies the CLI would never send (it validates first) still get the contract's 400 Error.
@@ -59,7 +73,12 @@ describe('plants create against a real plants serve', () => {
         expect(answer.statusCode).toBe(400);
         expect(await answer.body.json()).toMatchObject({ error });
       }
-      const wrongType = await pool.request({ method: 'POST', path: '/plants', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' }, body: '{}' });
+      const wrongType = await pool.request({
+        method: 'POST',
+        path: '/plants',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' },
+        body: '{}',
+      });
       expect(wrongType.statusCode).toBe(400);
       expect(await wrongType.body.json()).toMatchObject({ error: 1004 });
     } finally {
@@ -98,7 +117,9 @@ describe('plants create against a real plants serve', () => {
     expect(JSON.parse(await readFile(record, 'utf8'))).toEqual({ pid: server.child.pid, urls: [server.url] });
     expect((await stat(record)).mode & 0o777).toBe(0o600);
     expect((await stat(records)).mode & 0o777).toBe(0o700);
-    expect(server.stderr()).toContain(`accepting the one in ${tokenFile} (made now). Log in with:\n  plants login --base-url ${server.url}\n`);
+    expect(server.stderr()).toContain(
+      `accepting the one in ${tokenFile} (made now). Log in with:\n  plants login --base-url ${server.url}\n`,
+    );
     const env = isolatedEnv(home, { PLANTS_BASE_URL: server.url });
     const login = await runPlants(['login', '--base-url', server.url], env);
     expect(login.code).toBe(0);
@@ -119,11 +140,18 @@ describe('plants create against a real plants serve', () => {
 
   it('keeps serving when the reader of its log goes away', async () => {
     const home = await tempDir();
-    const child = startPlants(['serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')], isolatedEnv(home));
+    const child = startPlants(
+      ['serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')],
+      isolatedEnv(home),
+    );
     const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
     child.stderr!.destroy(); // the log's reader is gone: every log line now meets a broken pipe
     const post = (id: number) =>
-      request(`${line.trim()}/plants`, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: `{"id":${id},"name":"x"}` });
+      request(`${line.trim()}/plants`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+        body: `{"id":${id},"name":"x"}`,
+      });
     for (const id of [1, 2, 3]) expect((await post(id)).statusCode).toBe(200);
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number];
@@ -131,54 +159,87 @@ describe('plants create against a real plants serve', () => {
     expect((await storedPlants(join(home, 's.json'))).size).toBe(3);
   });
 
-  it.skipIf(process.platform === 'win32')('keeps serving while the reader of its log falls behind, and loses none of the log', async () => {
-    const home = await tempDir();
-    // The log goes into a named pipe (64 KiB on Linux) that nobody reads for a while.
-    const fifo = join(home, 'log');
-    execFileSync('mkfifo', [fifo]);
-    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    const writer = openSync(fifo, constants.O_WRONLY);
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')], { env: isolatedEnv(home), stdio: ['ignore', 'pipe', writer] });
-    closeSync(writer);
-    try {
-      const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
-      const pool = new Pool(line.trim(), { connections: 20 });
-      const creates = 3000; // a log line each: some 200 KB, three times what the pipe holds
-      const answered = Promise.all(
-        Array.from({ length: creates }, (_, id) =>
-          pool.request({ path: '/plants', method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: `{"id":${id},"name":"x"}` }).then(async (answer) => {
-            await answer.body.dump();
-            return answer.statusCode;
-          }),
-        ),
+  it.skipIf(process.platform === 'win32')(
+    'keeps serving while the reader of its log falls behind, and loses none of the log',
+    async () => {
+      const home = await tempDir();
+      // The log goes into a named pipe (64 KiB on Linux) that nobody reads for a while.
+      const fifo = join(home, 'log');
+      execFileSync('mkfifo', [fifo]);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, constants.O_WRONLY);
+      const child = spawn(
+        process.execPath,
+        [BIN, 'serve', '--port', '0', '--token', 'tok', '--store', join(home, 's.json')],
+        { env: isolatedEnv(home), stdio: ['ignore', 'pipe', writer] },
       );
-      // A server stuck on its log answers none of the rest (~1,000 lines fill the pipe): give up
-      // on it after 30 s, where 3,000 creates take 1-4 s even on a loaded machine.
-      const statuses = await Promise.race([answered, new Promise<number[]>((resolve) => setTimeout(() => resolve([]), 30_000).unref())]);
-      await pool.destroy();
-      expect(statuses.filter((status) => status === 200).length, 'creates answered before the server stalled on its log').toBe(creates);
-      // Now the reader catches up: every line is there.
-      let log = '';
-      const logReader = new Socket({ fd: reader, readable: true, writable: false }).setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-      const logEnded = once(logReader, 'end');
-      child.kill('SIGTERM');
-      const [code] = (await once(child, 'exit')) as [number];
-      await logEnded;
-      expect(code).toBe(0);
-      expect(log.match(/ POST \/plants 200 /g)).toHaveLength(creates);
-      expect(log).toMatch(/plants serve: stopped\n$/);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 60_000);
+      closeSync(writer);
+      try {
+        const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
+        const pool = new Pool(line.trim(), { connections: 20 });
+        const creates = 3000; // a log line each: some 200 KB, three times what the pipe holds
+        const answered = Promise.all(
+          Array.from({ length: creates }, (_, id) =>
+            pool
+              .request({
+                path: '/plants',
+                method: 'POST',
+                headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+                body: `{"id":${id},"name":"x"}`,
+              })
+              .then(async (answer) => {
+                await answer.body.dump();
+                return answer.statusCode;
+              }),
+          ),
+        );
+        // A server stuck on its log answers none of the rest (~1,000 lines fill the pipe): give up
+        // on it after 30 s, where 3,000 creates take 1-4 s even on a loaded machine.
+        const statuses = await Promise.race([
+          answered,
+          new Promise<number[]>((resolve) => setTimeout(() => resolve([]), 30_000).unref()),
+        ]);
+        await pool.destroy();
+        expect(
+          statuses.filter((status) => status === 200).length,
+          'creates answered before the server stalled on its log',
+        ).toBe(creates);
+        // Now the reader catches up: every line is there.
+        let log = '';
+        const logReader = new Socket({ fd: reader, readable: true, writable: false })
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (log += chunk));
+        const logEnded = once(logReader, 'end');
+        child.kill('SIGTERM');
+        const [code] = (await once(child, 'exit')) as [number];
+        await logEnded;
+        expect(code).toBe(0);
+        expect(log.match(/ POST \/plants 200 /g)).toHaveLength(creates);
+        expect(log).toMatch(/plants serve: stopped\n$/);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
 
   it('accepts the tokens of PLANTS_SERVER_TOKENS', async () => {
     const home = await tempDir();
-    const child = startPlants(['serve', '--port', '0', '--store', join(home, 's.json'), '--quiet'], isolatedEnv(home, { PLANTS_SERVER_TOKENS: 'first-token, second-token' }));
+    const child = startPlants(
+      ['serve', '--port', '0', '--store', join(home, 's.json'), '--quiet'],
+      isolatedEnv(home, { PLANTS_SERVER_TOKENS: 'first-token, second-token' }),
+    );
     const [line] = (await once(child.stdout!.setEncoding('utf8'), 'data')) as [string];
     const url = line.trim();
-    for (const [token, code] of [['first-token', 0], ['second-token', 0], ['third-token', 3]] as const) {
-      const result = await runPlants(['create', '--id', String(code + token.length), '--name', 'x'], isolatedEnv(home, { PLANTS_BASE_URL: url, PLANTS_TOKEN: token }));
+    for (const [token, code] of [
+      ['first-token', 0],
+      ['second-token', 0],
+      ['third-token', 3],
+    ] as const) {
+      const result = await runPlants(
+        ['create', '--id', String(code + token.length), '--name', 'x'],
+        isolatedEnv(home, { PLANTS_BASE_URL: url, PLANTS_TOKEN: token }),
+      );
       expect(result.code).toBe(code);
     }
     child.kill('SIGTERM');
@@ -205,7 +266,10 @@ describe('plants create against a real plants serve', () => {
     const pool = new Pool(server.url, { connections: 50 });
     try {
       const answers = await Promise.all(
-        Array.from({ length: 2000 }, async (_, i) => (await post(pool, server.token, `{"id":${i},"name":"p${i}"}`)).statusCode),
+        Array.from(
+          { length: 2000 },
+          async (_, i) => (await post(pool, server.token, `{"id":${i},"name":"p${i}"}`)).statusCode,
+        ),
       );
       expect(answers.every((status) => status === 200)).toBe(true);
     } finally {
@@ -214,7 +278,11 @@ describe('plants create against a real plants serve', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     server = await serve(home);
     expect((await storedPlants(server.store)).size).toBe(2000);
-    const again = await request(`${server.url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{"id":1999,"name":"x"}' });
+    const again = await request(`${server.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: '{"id":1999,"name":"x"}',
+    });
     expect(again.statusCode).toBe(400);
     expect(await again.body.json()).toMatchObject({ error: 1002 });
   });

@@ -12,7 +12,14 @@ const served: StoreMaker = {
     // A real plants serve on a fresh store, stopped when the test ends.
     const server = await startServer(await tempDir());
     onTestFinished(() => void server.stop());
-    const client = () => createPlantsClient({ baseUrl: server.url, token: server.token, timeoutSeconds: 30, env: {}, userAgent: 'plants-test' });
+    const client = () =>
+      createPlantsClient({
+        baseUrl: server.url,
+        token: server.token,
+        timeoutSeconds: 30,
+        env: {},
+        userAgent: 'plants-test',
+      });
     return { store: new RemoteStore(await client()), reopen: async () => new RemoteStore(await client()) };
   },
 };

@@ -25,7 +25,10 @@ async function loadedBy(
   home ??= await tempDir();
   const log = join(home, 'modules.log');
   const env = isolatedEnv(home, { PLANTS_TEST_MODULE_LOG: log, PLANTS_STORE: join(home, 'store.json'), ...extraEnv });
-  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { env, stdio: ['ignore', output, output] });
+  const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], {
+    env,
+    stdio: ['ignore', output, output],
+  });
   child.stdout?.resume();
   child.stderr?.resume();
   await new Promise((resolve) => child.on('close', resolve));
@@ -57,7 +60,10 @@ const matching = (modules: string[], pattern: RegExp) => modules.filter((source)
 describe('start-up loads only what a command uses', () => {
   it('--version loads main.js alone: not commander, not a declaration of any command', async () => {
     // dist/esm/…: esbuild's own helpers, which its chunks share.
-    expect((await modulesLoadedBy(['--version'])).filter((source) => !source.startsWith('dist/'))).toEqual(['src/cli/main.ts', 'package.json']);
+    expect((await modulesLoadedBy(['--version'])).filter((source) => !source.startsWith('dist/'))).toEqual([
+      'src/cli/main.ts',
+      'package.json',
+    ]);
     // Anything more on the line is the program's to parse: the program is loaded, and the start path with it.
     const modules = await modulesLoadedBy(['--version', '--no-color']);
     expect(matching(modules, /node_modules\/commander\//).length).toBeGreaterThan(0);
@@ -72,7 +78,12 @@ describe('start-up loads only what a command uses', () => {
   it('get --local runs on the start path: the program, the store and its run are one file (build-start-path.mjs)', async () => {
     const files = await filesLoadedBy(['get', '--local', '--id', '1']);
     const start = files.find((sources) => sources.includes('src/cli/run-process.ts')) ?? [];
-    for (const module of ['src/store/file/file-store.ts', 'src/cli/commands/get/run.ts', 'src/cli/commands/create/command.ts']) expect(start).toContain(module);
+    for (const module of [
+      'src/store/file/file-store.ts',
+      'src/cli/commands/get/run.ts',
+      'src/cli/commands/create/command.ts',
+    ])
+      expect(start).toContain(module);
     expect(matching(start, /node_modules\/commander\//).length).toBeGreaterThan(0);
     // main.js, esbuild's helpers, the version, the start path, and a stub for each import() on the way (the program, get's run).
     expect(files.length).toBeLessThanOrEqual(6);
@@ -81,7 +92,10 @@ describe('start-up loads only what a command uses', () => {
   it('get --local and list --local load the store and zod/mini (a line in another form is checked by its schema), not zod classic', async () => {
     const home = await tempDir();
     writeFileSync(join(home, 'store.json.journal'), '{"id":1,"name":"Fern"}\n{ "id": 2, "name": "by hand" }\n');
-    for (const args of [['get', '--local', '--id', '2'], ['list', '--local', '--limit', '10']]) {
+    for (const args of [
+      ['get', '--local', '--id', '2'],
+      ['list', '--local', '--limit', '10'],
+    ]) {
       const modules = await modulesLoadedBy(args, {}, home);
       expect(modules, args.join(' ')).toContain('src/store/file/file-store.ts');
       expect(modules, args.join(' ')).toContain('src/core/schemas.ts');
@@ -102,7 +116,17 @@ describe('start-up loads only what a command uses', () => {
   });
 
   it('a remote create uses node:http: not the undici package or the server', async () => {
-    const modules = await modulesLoadedBy(['create', '--id', '1', '--name', 'Fern', '--base-url', 'http://127.0.0.1:1', '--token', 't']);
+    const modules = await modulesLoadedBy([
+      'create',
+      '--id',
+      '1',
+      '--name',
+      'Fern',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--token',
+      't',
+    ]);
     expect(modules).toContain('src/client/http-client.ts');
     // The store's code is on the start path, loaded with the program (build-start-path.mjs); the server's is not.
     expect(matching(modules, /node_modules\/undici\/|src\/server\/|proper-lockfile|write-file-atomic/)).toEqual([]);

@@ -20,7 +20,9 @@ describe('the local store under concurrent and killed writers', () => {
     const store = join(home, 'plants.json');
     const env = isolatedEnv(home, { PLANTS_STORE: store });
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => runPlants(['create', '--local', '--id', String(9223372036854775807n - BigInt(i)), '--name', `p${i}`], env)),
+      Array.from({ length: 50 }, (_, i) =>
+        runPlants(['create', '--local', '--id', String(9223372036854775807n - BigInt(i)), '--name', `p${i}`], env),
+      ),
     );
     expect(results.filter((result) => result.code !== 0)).toEqual([]);
     const plants = await plantsIn(store);
@@ -33,12 +35,17 @@ describe('the local store under concurrent and killed writers', () => {
     const store = join(home, 'plants.json');
     const lock = await lockStore(store, 1_000);
     const release = () => lock.release();
-    const child = startPlants(['create', '--local', '--id', '1', '--name', 'Fern'], isolatedEnv(home, { PLANTS_STORE: store }));
+    const child = startPlants(
+      ['create', '--local', '--id', '1', '--name', 'Fern'],
+      isolatedEnv(home, { PLANTS_STORE: store }),
+    );
     const result = finished(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await waitFor('the notice', () => stderr.includes('waiting for'));
-    expect(stderr).toBe(`plants: waiting for ${store}: another plants process holds its lock (a killed one, for 12 s at most)\n`);
+    expect(stderr).toBe(
+      `plants: waiting for ${store}: another plants process holds its lock (a killed one, for 12 s at most)\n`,
+    );
     await release();
     const { code, stdout } = await result;
     expect(code).toBe(0);
@@ -49,7 +56,9 @@ describe('the local store under concurrent and killed writers', () => {
   it('lets exactly one of 10 concurrent creates of one id win; the rest are refused (exit 1)', async () => {
     const home = await tempDir();
     const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => runPlants(['create', '--local', '--id', '7', '--name', `p${i}`], env)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runPlants(['create', '--local', '--id', '7', '--name', `p${i}`], env)),
+    );
     expect(results.map((result) => result.code).sort()).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect((await plantsIn(join(home, 'plants.json'))).size).toBe(1);
   });

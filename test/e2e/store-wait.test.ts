@@ -6,8 +6,16 @@ import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** A create through `url`: its status and Retry-After. */
-async function create(url: string, token: string, id: number): Promise<{ status: number; retryAfter: string | null; body: string }> {
-  const answer = await fetch(`${url}/plants`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: `{"id":${id},"name":"p${id}"}` });
+async function create(
+  url: string,
+  token: string,
+  id: number,
+): Promise<{ status: number; retryAfter: string | null; body: string }> {
+  const answer = await fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: `{"id":${id},"name":"p${id}"}`,
+  });
   return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: await answer.text() };
 }
 
@@ -73,6 +81,8 @@ describe('plants serve waits on its store no longer than --store-wait (issue 29,
 
   it('refuses a wait that is no number of seconds in range (exit 2)', async () => {
     const home = await tempDir();
-    await expect(startServer(home, ['--store-wait', '0'])).rejects.toThrow(/--store-wait must be a number of seconds from 0\.001 to 3600 \(e\.g\. 10 or 0\.5\), got "0"/);
+    await expect(startServer(home, ['--store-wait', '0'])).rejects.toThrow(
+      /--store-wait must be a number of seconds from 0\.001 to 3600 \(e\.g\. 10 or 0\.5\), got "0"/,
+    );
   });
 });

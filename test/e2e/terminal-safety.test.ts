@@ -26,7 +26,10 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     const home = await tempDir();
     const store = join(home, 'plants.json');
     const env = isolatedEnv(home, { PLANTS_STORE: store, NAME });
-    const output = await onTerminal(`${process.execPath} ${BIN} create --local --id 1 --name "$NAME" --tag "$NAME"`, env);
+    const output = await onTerminal(
+      `${process.execPath} ${BIN} create --local --id 1 --name "$NAME" --tag "$NAME"`,
+      env,
+    );
     expect(uncoloured(output)).toContain(`plant 1 "${SHOWN}" tagged "${SHOWN}"`);
     expect(output).not.toMatch(RAW);
     // --json is plain JSON, escaped by JSON itself; the store holds the name as it is.
@@ -44,17 +47,24 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     expect((await runPlants(['create', '--local', '--id', '2', '--name', 'Oak'], env)).code).toBe(0);
     // Wide enough that the table cuts no name: what is checked is how it is shown, not where it is cut.
     const table = await onTerminal(`stty cols 200; ${process.execPath} ${BIN} list --local`, env);
-    expect(uncoloured(table)).toMatch(new RegExp(`ID {2}NAME +TAG\\r?\\n 1 {2}${escaped(SHOWN)} {2}${escaped(SHOWN)}\\r?\\n 2 {2}Oak`));
+    expect(uncoloured(table)).toMatch(
+      new RegExp(`ID {2}NAME +TAG\\r?\\n 1 {2}${escaped(SHOWN)} {2}${escaped(SHOWN)}\\r?\\n 2 {2}Oak`),
+    );
     expect(table).not.toMatch(RAW);
     const fields = await onTerminal(`${process.execPath} ${BIN} get --local --id 1`, env);
-    expect(uncoloured(fields)).toMatch(new RegExp(`id {3}1\\r?\\nname ${escaped(SHOWN)}\\r?\\ntag {2}${escaped(SHOWN)}\\r?\\n`));
+    expect(uncoloured(fields)).toMatch(
+      new RegExp(`id {3}1\\r?\\nname ${escaped(SHOWN)}\\r?\\ntag {2}${escaped(SHOWN)}\\r?\\n`),
+    );
     expect(fields).not.toMatch(RAW);
   });
 
-  it('plants import shows a failed row\'s content escaped in its summary on a terminal', async () => {
+  it("plants import shows a failed row's content escaped in its summary on a terminal", async () => {
     const home = await tempDir();
     const input = join(home, 'rows.ndjson');
-    await writeFile(input, `{"id":"x","name":${JSON.stringify(NAME)}}\n{"id":1,"name":"\u001b[2J\u001b]0;pwned\u0007" raw}\n`);
+    await writeFile(
+      input,
+      `{"id":"x","name":${JSON.stringify(NAME)}}\n{"id":1,"name":"\u001b[2J\u001b]0;pwned\u0007" raw}\n`,
+    );
     const env = isolatedEnv(home, { PLANTS_STORE: join(home, 'plants.json') });
     const output = await onTerminal(`${process.execPath} ${BIN} import ${input} --local`, env);
     expect(uncoloured(output)).toContain('2 failed');
@@ -70,7 +80,12 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     await writeFile(input, '{"id":2,"name":"b"}\n{"id":3,"name":"c"}\n');
     const env = isolatedEnv(home, { PLANTS_STORE: store });
     const plants = `${process.execPath} ${BIN}`;
-    const output = uncoloured(await onTerminal(`${plants} create --local --id 1 --name b; ${plants} import ${input} --local; ${plants} delete --local --id 1`, env));
+    const output = uncoloured(
+      await onTerminal(
+        `${plants} create --local --id 1 --name b; ${plants} import ${input} --local; ${plants} delete --local --id 1`,
+        env,
+      ),
+    );
     expect(output).toContain(`Created plant 1 "b" in ${shown}\r\n`);
     expect(output).toContain(`Imported 2 rows into ${shown} in`);
     expect(output).toContain(`Deleted plant 1 from ${shown}\r\n`);

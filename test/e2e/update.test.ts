@@ -26,7 +26,12 @@ async function remote(): Promise<Where> {
   const home = await tempDir();
   server = await startServer(home);
   const running = server;
-  return { args: ['--base-url', running.url, '--token', running.token], env: isolatedEnv(home), store: running.store, stop: () => running.stop() };
+  return {
+    args: ['--base-url', running.url, '--token', running.token],
+    env: isolatedEnv(home),
+    store: running.store,
+    stop: () => running.stop(),
+  };
 }
 
 describe.each([
@@ -62,12 +67,30 @@ describe.each([
 describe('plants update refuses what it cannot do, before anything is read or sent (exit 2)', () => {
   it.each([
     [['update', '1'], 'error: nothing to change: give --name, --tag or --no-tag\nhint: see plants update --help\n'],
-    [['update', '--name', 'x'], "error: give the plant's id with --id, or as the argument: plants update <id>\nhint: see plants update --help\n"],
-    [['update', '1', '--id', '1', '--name', 'x'], 'error: give the id as an argument or with --id, not both\nhint: see plants update --help\n'],
-    [['update', '1', '--tag', 'x', '--no-tag'], 'error: --tag and --no-tag cannot be used together\nhint: give one of the two\n'],
-    [['update', '1', '--no-tag', '--tag=x'], 'error: --tag and --no-tag cannot be used together\nhint: give one of the two\n'],
-    [['update', 'x1', '--name', 'x'], 'error: the id must be a base-10 integer, got "x1"\nhint: see plants update --help\n'],
-    [['update', '1', '--name', 'x'.repeat(1001)] as string[], 'error: invalid plant:\n  name must be at most 1,000 characters\n'],
+    [
+      ['update', '--name', 'x'],
+      "error: give the plant's id with --id, or as the argument: plants update <id>\nhint: see plants update --help\n",
+    ],
+    [
+      ['update', '1', '--id', '1', '--name', 'x'],
+      'error: give the id as an argument or with --id, not both\nhint: see plants update --help\n',
+    ],
+    [
+      ['update', '1', '--tag', 'x', '--no-tag'],
+      'error: --tag and --no-tag cannot be used together\nhint: give one of the two\n',
+    ],
+    [
+      ['update', '1', '--no-tag', '--tag=x'],
+      'error: --tag and --no-tag cannot be used together\nhint: give one of the two\n',
+    ],
+    [
+      ['update', 'x1', '--name', 'x'],
+      'error: the id must be a base-10 integer, got "x1"\nhint: see plants update --help\n',
+    ],
+    [
+      ['update', '1', '--name', 'x'.repeat(1001)] as string[],
+      'error: invalid plant:\n  name must be at most 1,000 characters\n',
+    ],
     [['update', '1', '--tag', 'x'.repeat(1001)], 'error: invalid plant:\n  tag must be at most 1,000 characters\n'],
   ])('%j', async (args, stderr) => {
     const home = await tempDir();

@@ -27,7 +27,9 @@ describe('replaceFileSync', () => {
 
   it('on a full disk (a short write, then ENOSPC) throws ENOSPC and leaves the old file and no temporary file', async () => {
     const { dir, path } = await withFile();
-    expect(() => replaceFileSync(path, NEW, { fs: faultyFs(NEW.length / 2) })).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+    expect(() => replaceFileSync(path, NEW, { fs: faultyFs(NEW.length / 2) })).toThrow(
+      expect.objectContaining({ code: 'ENOSPC' }),
+    );
     expect(readFileSync(path, 'utf8')).toBe(OLD);
     expect(readdirSync(dir)).toEqual(['plants.json']);
   });

@@ -7,9 +7,18 @@ import { LineCutter, readAtOf, readLineAt, readLinesSync } from '../../src/fs/li
 import { tempDir } from '../helpers/temp.js';
 
 /** What a cutter hands on for `input` cut into chunks of these sizes: each line (or null: too long) and where it starts. */
-function cut(input: Buffer, sizes: number[], maxBytes: number, ended = true): { lines: [string | null, number][]; whole: number } {
+function cut(
+  input: Buffer,
+  sizes: number[],
+  maxBytes: number,
+  ended = true,
+): { lines: [string | null, number][]; whole: number } {
   const lines: [string | null, number][] = [];
-  const cutter = new LineCutter(maxBytes, (bytes, from, to, start) => void lines.push([bytes === undefined ? null : bytes.toString('latin1', from, to), start]));
+  const cutter = new LineCutter(
+    maxBytes,
+    (bytes, from, to, start) =>
+      void lines.push([bytes === undefined ? null : bytes.toString('latin1', from, to), start]),
+  );
   let at = 0;
   for (const size of sizes) {
     if (at >= input.length) break;
@@ -38,11 +47,21 @@ function split(input: Buffer, maxBytes: number, ended = true): { lines: [string 
 
 describe('the line reader', () => {
   it('cuts any input, in chunks of any sizes, into the lines a split makes, where they start, too long ones named', () => {
-    const input = fc.array(fc.oneof(fc.constant('\n'), fc.string({ unit: fc.constantFrom('a', 'b', 'é') , maxLength: 30 })), { maxLength: 40 }).map((parts) => Buffer.from(parts.join(''), 'latin1'));
+    const input = fc
+      .array(fc.oneof(fc.constant('\n'), fc.string({ unit: fc.constantFrom('a', 'b', 'é'), maxLength: 30 })), {
+        maxLength: 40,
+      })
+      .map((parts) => Buffer.from(parts.join(''), 'latin1'));
     fc.assert(
-      fc.property(input, fc.array(fc.integer({ min: 1, max: 17 }), { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 25 }), fc.boolean(), (bytes, sizes, maxBytes, ended) => {
-        expect(cut(bytes, sizes, maxBytes, ended)).toEqual(split(bytes, maxBytes, ended));
-      }),
+      fc.property(
+        input,
+        fc.array(fc.integer({ min: 1, max: 17 }), { minLength: 1, maxLength: 50 }),
+        fc.integer({ min: 1, max: 25 }),
+        fc.boolean(),
+        (bytes, sizes, maxBytes, ended) => {
+          expect(cut(bytes, sizes, maxBytes, ended)).toEqual(split(bytes, maxBytes, ended));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -74,13 +93,25 @@ describe('the line reader', () => {
     const fd = openSync(path, 'r');
     const read: string[] = [];
     const size = Buffer.byteLength(`${lines.join('\n')}\ntorn`);
-    const whole = readLinesSync(readAtOf(NODE_FS, fd), 0, size, 1024, (bytes, from, to) => void read.push((bytes as Buffer).toString('utf8', from, to)));
+    const whole = readLinesSync(
+      readAtOf(NODE_FS, fd),
+      0,
+      size,
+      1024,
+      (bytes, from, to) => void read.push((bytes as Buffer).toString('utf8', from, to)),
+    );
     expect(read).toEqual(lines);
     expect(whole).toBe(size - 4);
     // From a line's start: the lines after it.
     const from = Buffer.byteLength(`${lines.slice(0, 100).join('\n')}\n`);
     const after: string[] = [];
-    readLinesSync(readAtOf(NODE_FS, fd), from, size, 1024, (bytes, lineFrom, to) => void after.push((bytes as Buffer).toString('utf8', lineFrom, to)));
+    readLinesSync(
+      readAtOf(NODE_FS, fd),
+      from,
+      size,
+      1024,
+      (bytes, lineFrom, to) => void after.push((bytes as Buffer).toString('utf8', lineFrom, to)),
+    );
     expect(after).toEqual(lines.slice(100));
     expect(readLineAt(readAtOf(NODE_FS, fd), from, 1024)?.toString()).toBe(lines[100]);
     // A line longer than the limit, or one not ended, is none.

@@ -36,7 +36,12 @@ describe('makeDirectory', () => {
     expect(() => makeDirectory(join(root, 'file', 'under'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
   });
 
-  it.runIf(process.platform === 'linux')('throws ENOENT at once for a level that cannot be made though its parent is there', () => {
-    expect(() => makeDirectory('/proc/nonexistent/deeper')).toThrow(expect.objectContaining({ code: 'ENOENT', path: '/proc/nonexistent' }));
-  });
+  it.runIf(process.platform === 'linux')(
+    'throws ENOENT at once for a level that cannot be made though its parent is there',
+    () => {
+      expect(() => makeDirectory('/proc/nonexistent/deeper')).toThrow(
+        expect.objectContaining({ code: 'ENOENT', path: '/proc/nonexistent' }),
+      );
+    },
+  );
 });

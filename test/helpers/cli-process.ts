@@ -51,7 +51,10 @@ export function startPlantsOn(node: string, args: string[], env: Record<string, 
  * sets both, and node raises a soft limit to the hard one at start).
  */
 export function startPlantsLimited(openFiles: number, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn('sh', ['-c', 'ulimit -n "$0" && exec "$@"', String(openFiles), process.execPath, BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', 'ulimit -n "$0" && exec "$@"', String(openFiles), process.execPath, BIN, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   killAfterTest(child);
   child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -66,7 +69,11 @@ export function runPlants(args: string[], env: Record<string, string>, input = '
 }
 
 /** Runs the real bin/plants.cjs, killed (SIGKILL: a process stuck in a loop may ignore the others) if it has not ended within `limitMs`. */
-export async function runPlantsWithin(limitMs: number, args: string[], env: Record<string, string>): Promise<ProcessResult> {
+export async function runPlantsWithin(
+  limitMs: number,
+  args: string[],
+  env: Record<string, string>,
+): Promise<ProcessResult> {
   const child = startPlants(args, env);
   const deadline = setTimeout(() => child.kill('SIGKILL'), limitMs);
   try {

@@ -65,10 +65,14 @@ process.on('uncaughtException', (error) => {
   void shutDown(1);
 });
 
-const starting = within(START_MS, 'ready', (async () => {
-  await server.initialise();
-  await server.start();
-})());
+const starting = within(
+  START_MS,
+  'ready',
+  (async () => {
+    await server.initialise();
+    await server.start();
+  })(),
+);
 try {
   await starting;
   started = true;
@@ -82,7 +86,8 @@ try {
 
 function fail(error: unknown): void {
   const why = error instanceof Error ? error.message : 'the server exited';
-  const asRoot = process.getuid?.() === 0 ? '; as root it runs as the user postgres, who must be able to read node_modules' : '';
+  const asRoot =
+    process.getuid?.() === 0 ? '; as root it runs as the user postgres, who must be able to read node_modules' : '';
   const printed = logged.join('').trim();
   tell({ error: `PostgreSQL did not start (${why}${asRoot})${printed === '' ? '' : `; it printed:\n${printed}`}` });
 }
@@ -93,7 +98,9 @@ function shutDown(code: number): Promise<void> {
     // A run gone while its server starts: it is stopped once started.
     if (started === undefined) await starting.catch(() => undefined);
     if (started !== false) {
-      await within(STOP_MS, 'stopped', server.stop()).catch((error: Error) => process.stderr.write(`PostgreSQL in ${dir}: ${error.message}\n`));
+      await within(STOP_MS, 'stopped', server.stop()).catch((error: Error) =>
+        process.stderr.write(`PostgreSQL in ${dir}: ${error.message}\n`),
+      );
     }
     process.exit(code);
   })();

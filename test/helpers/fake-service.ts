@@ -37,7 +37,12 @@ export async function fakeService(port = 0): Promise<FakeService> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(recorded);
       const answer = typeof script === 'function' ? script(recorded) : script;
       const send = () => {

@@ -13,7 +13,12 @@ export interface FaultyFs extends FileSystem {
  */
 export function faultyFs(room = Infinity, maxPerWrite = Infinity): FaultyFs {
   const take = (length: number): number => {
-    if (fs.room <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    if (fs.room <= 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+      });
     fs.writes += 1;
     const granted = Math.min(length, fs.room, maxPerWrite);
     fs.room -= granted;
@@ -25,7 +30,14 @@ export function faultyFs(room = Infinity, maxPerWrite = Infinity): FaultyFs {
     writes: 0,
     writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) =>
       NODE_FS.writeSync(fd, buffer, offset, take(length))) as FileSystem['writeSync'],
-    write: ((fd: number, buffer: Uint8Array, offset: number, length: number, position: null, callback: (error: Error | null, written: number) => void) => {
+    write: ((
+      fd: number,
+      buffer: Uint8Array,
+      offset: number,
+      length: number,
+      position: null,
+      callback: (error: Error | null, written: number) => void,
+    ) => {
       let granted: number;
       try {
         granted = take(length);
@@ -47,9 +59,14 @@ const CALLBACK_CALLS = new Set<keyof FileSystem>(['open', 'read', 'write', 'clos
  * where `when` says, given the call's first argument (a path or a descriptor): synchronous ones
  * throw, the others call back with the error.
  */
-export function failingFs(calls: readonly (keyof FileSystem)[], code = 'EIO', when: (first: unknown) => boolean = () => true): FileSystem & { failed: number } {
+export function failingFs(
+  calls: readonly (keyof FileSystem)[],
+  code = 'EIO',
+  when: (first: unknown) => boolean = () => true,
+): FileSystem & { failed: number } {
   const fs = { ...NODE_FS, failed: 0 } as FileSystem & { failed: number };
-  const error = (call: string) => Object.assign(new Error(`${code}: injected failure, ${call}`), { code, syscall: call });
+  const error = (call: string) =>
+    Object.assign(new Error(`${code}: injected failure, ${call}`), { code, syscall: call });
   for (const call of calls) {
     const real = NODE_FS[call] as (...args: unknown[]) => unknown;
     (fs as unknown as Record<string, unknown>)[call] = (...args: unknown[]) => {

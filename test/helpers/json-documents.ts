@@ -7,7 +7,12 @@ import fc from 'fast-check';
 export function jsonDocuments(keys: readonly string[], values: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const fields = fc.record(Object.fromEntries(keys.map((key) => [key, values])), { requiredKeys: [] });
   return fc.oneof(
-    fields.map((chosen) => `{${Object.entries(chosen).map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
+    fields.map(
+      (chosen) =>
+        `{${Object.entries(chosen)
+          .map(([key, value]) => `${JSON.stringify(key)}:${value}`)
+          .join(',')}}`,
+    ),
     values,
   );
 }

@@ -38,7 +38,12 @@ export class MemoryStore implements PlantStore {
   }
 
   async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
-    const outcomes = decideDeletes(targets, (id) => this.plants.has(id), (id) => this.plants.get(id), await etagOfFor(targets));
+    const outcomes = decideDeletes(
+      targets,
+      (id) => this.plants.has(id),
+      (id) => this.plants.get(id),
+      await etagOfFor(targets),
+    );
     targets.forEach((target, i) => outcomes[i] === 'deleted' && this.plants.delete(targetId(target)));
     return outcomes;
   }
@@ -50,7 +55,9 @@ export class MemoryStore implements PlantStore {
   async list(query: ListQuery): Promise<NewPlant[]> {
     const { after, limit } = query;
     const keeps = await filterTest(query);
-    const ids = [...this.plants.keys()].filter((id) => after === undefined || id > after).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const ids = [...this.plants.keys()]
+      .filter((id) => after === undefined || id > after)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const page: NewPlant[] = [];
     for (const id of ids) {
       if (page.length >= limit) break;

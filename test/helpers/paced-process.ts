@@ -18,12 +18,21 @@ export interface MeasuredRun {
  * (`'ignore'`), or a pipe that nobody reads until the test does (`'pipe'`): Node stops reading a
  * pipe whose stream is paused, so the pipe fills, as for `plants … | (sleep 60; wc -l)`.
  */
-export async function startMeasured(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe'): Promise<MeasuredRun> {
+export async function startMeasured(
+  args: string[],
+  env: Record<string, string>,
+  stdout: 'ignore' | 'pipe',
+): Promise<MeasuredRun> {
   const peakFile = join(await tempDir(), 'peak-rss');
-  const child = spawn(process.execPath, ['--require', PEAK_RSS, BIN, ...args], { env: { ...env, PLANTS_TEST_PEAK_RSS: peakFile }, stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawn(process.execPath, ['--require', PEAK_RSS, BIN, ...args], {
+    env: { ...env, PLANTS_TEST_PEAK_RSS: peakFile },
+    stdio: ['ignore', stdout, 'pipe'],
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const closed = new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', (code) => resolve(code)));
+  const closed = new Promise<number | null>((resolve, reject) =>
+    child.on('error', reject).on('close', (code) => resolve(code)),
+  );
   return {
     child,
     ended: async () => {
@@ -48,7 +57,7 @@ async function cpuTicks(pid: number): Promise<number> {
  */
 export async function untilIdle(pid: number): Promise<void> {
   let last = -1;
-  for (let still = 0; still < 6; ) {
+  for (let still = 0; still < 6;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const ticks = await cpuTicks(pid);
     still = ticks === last ? still + 1 : 0;

@@ -39,7 +39,9 @@ export async function testServer(say: (line: string) => void): Promise<TestServe
     return { url: DEFAULT_TEST_SERVER_URL, stop: async () => undefined };
   }
   const server = await startEmbedded();
-  say(`PostgreSQL for this run: none answers at ${DEFAULT_TEST_SERVER_URL} (${refusal}), so one of its own at ${server.url}`);
+  say(
+    `PostgreSQL for this run: none answers at ${DEFAULT_TEST_SERVER_URL} (${refusal}), so one of its own at ${server.url}`,
+  );
   return server;
 }
 
@@ -60,13 +62,22 @@ async function refusalAt(url: string): Promise<string | undefined> {
 
 async function startEmbedded(): Promise<TestServer> {
   // Detached: a process group of its own, out of reach of a Ctrl-C meant for this run.
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, detached: true, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (code, signal) => resolve([code, signal])),
+  );
   const timer = setTimeout(() => child.kill('SIGTERM'), START_MS);
   try {
     const answer = await Promise.race([
       once(child, 'message') as Promise<[EmbeddedPostgresMessage]>,
-      exited.then(([code, signal]) => [{ error: `the process that starts PostgreSQL ended (${signal ?? `exit ${code}`})` }] as const),
+      exited.then(
+        ([code, signal]) =>
+          [{ error: `the process that starts PostgreSQL ended (${signal ?? `exit ${code}`})` }] as const,
+      ),
     ]);
     const [message] = answer;
     if ('error' in message) throw new Error(message.error);

@@ -33,7 +33,12 @@ export function shellBlocks(markdown: string): ShellBlock[] {
     const kind = fence[1];
     if (kind === 'sh' || kind === 'console') {
       const skip = SKIP.exec(lines[i - 1] ?? '')?.[1];
-      blocks.push({ kind, line: i + 1, body: lines.slice(i + 1, end).join('\n'), ...(skip === undefined ? {} : { skip }) });
+      blocks.push({
+        kind,
+        line: i + 1,
+        body: lines.slice(i + 1, end).join('\n'),
+        ...(skip === undefined ? {} : { skip }),
+      });
     }
     i = end;
   }
@@ -45,7 +50,8 @@ export function consoleSteps(body: string): ConsoleStep[] {
   const steps: ConsoleStep[] = [];
   for (const line of body.split('\n')) {
     if (line.startsWith('$ ')) steps.push({ command: line.slice(2), expected: [] });
-    else if (steps.length === 0) throw new Error(`a console block must start with a "$ " command, not ${JSON.stringify(line)}`);
+    else if (steps.length === 0)
+      throw new Error(`a console block must start with a "$ " command, not ${JSON.stringify(line)}`);
     else steps.at(-1)?.expected.push(line);
   }
   return steps;
@@ -53,6 +59,9 @@ export function consoleSteps(body: string): ConsoleStep[] {
 
 /** Whether a line printed matches the line shown, where `…` in the shown one stands for any text. */
 export function lineMatches(shown: string, printed: string): boolean {
-  const pattern = shown.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const pattern = shown
+    .split('…')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${pattern}$`).test(printed);
 }

@@ -60,7 +60,7 @@ export function describeSearchConformance(name: string, maker: StoreMaker): void
         await store.addAll(plants);
         const all = expected(plants, 'e');
         const paged: bigint[] = [];
-        for (let after: bigint | undefined; ; ) {
+        for (let after: bigint | undefined; ;) {
           const page = await store.list({ limit: 2, search: 'E', ...(after === undefined ? {} : { after }) });
           paged.push(...ids(page));
           if (page.length < 2) break;

@@ -27,18 +27,31 @@ export function servedDataDir(home: string): string {
  * in servedDataDir(home). `programFlags` go before the command: `plants --no-color serve …`.
  * `openFiles`: the most descriptors it may have open (ulimit -n).
  */
-export async function startServer(home: string, extraArgs: string[] = [], env: Record<string, string> = {}, { keptToken = false, programFlags = [] as string[], openFiles = undefined as number | undefined } = {}): Promise<RunningServer> {
+export async function startServer(
+  home: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  { keptToken = false, programFlags = [] as string[], openFiles = undefined as number | undefined } = {},
+): Promise<RunningServer> {
   let token = 'server-test-token-1234567890';
   const store = join(home, 'served.json');
-  const storeArgs = extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined ? [] : ['--store', store];
+  const storeArgs =
+    extraArgs.includes('--database') || extraArgs.includes('--store') || env.PLANTS_DATABASE_URL !== undefined
+      ? []
+      : ['--store', store];
   const tokenArgs = keptToken ? [] : ['--token', token];
   const portArgs = extraArgs.includes('--port') ? [] : ['--port', '0'];
   const args = [...programFlags, 'serve', ...portArgs, ...tokenArgs, ...storeArgs, '--quiet', ...extraArgs];
-  const child = openFiles === undefined ? startPlants(args, isolatedEnv(home, env)) : startPlantsLimited(openFiles, args, isolatedEnv(home, env));
+  const child =
+    openFiles === undefined
+      ? startPlants(args, isolatedEnv(home, env))
+      : startPlantsLimited(openFiles, args, isolatedEnv(home, env));
   let log = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const lines = createInterface({ input: child.stdout! });
-  const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+  const [url] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [
+    string | undefined,
+  ];
   if (url === undefined) throw new Error(`plants serve did not start: ${log}`);
   if (keptToken) token = (await readFile(join(servedDataDir(home), 'server-token'), 'utf8')).trim();
   return {

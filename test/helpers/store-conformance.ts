@@ -13,14 +13,17 @@ const MIN = -9223372036854775808n;
 const MAX = 9223372036854775807n;
 const ids = (page: readonly NewPlant[]) => page.map((plant) => plant.id);
 /** Outcomes as the contract tells them apart: a service says `duplicate` in its own words (error 1002). */
-const kinds = (outcomes: readonly AddOutcome[]) => outcomes.map((outcome) => (outcome === 'added' ? outcome : isDuplicate(outcome) ? 'duplicate' : outcome));
+const kinds = (outcomes: readonly AddOutcome[]) =>
+  outcomes.map((outcome) => (outcome === 'added' ? outcome : isDuplicate(outcome) ? 'duplicate' : outcome));
 
 /**
  * What every PlantStore does, whatever keeps the plants: the CLI, the server and import rely on
  * exactly this. Each store's own test file runs it on that store.
  */
 export function describeStoreConformance(name: string, maker: StoreMaker): void {
-  async function withStore(work: (store: PlantStore, reopen: () => Promise<PlantStore>) => Promise<void>): Promise<void> {
+  async function withStore(
+    work: (store: PlantStore, reopen: () => Promise<PlantStore>) => Promise<void>,
+  ): Promise<void> {
     const { store, reopen } = await maker.open();
     try {
       await work(store, reopen);
@@ -33,11 +36,24 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
     it('adds in order, refusing ids taken before or earlier in the same call, and keeps them when reopened', async () => {
       await withStore(async (store, reopen) => {
         expect(await store.addAll([{ id: 1n, name: 'a' }])).toEqual(['added']);
-        expect(kinds(await store.addAll([{ id: 2n, name: 'b' }, { id: 1n, name: 'x' }, { id: 2n, name: 'y' }, { id: MAX, name: 'max', tag: 't' }]))).toEqual(['added', 'duplicate', 'duplicate', 'added']);
+        expect(
+          kinds(
+            await store.addAll([
+              { id: 2n, name: 'b' },
+              { id: 1n, name: 'x' },
+              { id: 2n, name: 'y' },
+              { id: MAX, name: 'max', tag: 't' },
+            ]),
+          ),
+        ).toEqual(['added', 'duplicate', 'duplicate', 'added']);
         expect(await store.addAll([])).toEqual([]);
         const again = await reopen();
         try {
-          expect(await again.list({ limit: 10 })).toEqual([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }, { id: MAX, name: 'max', tag: 't' }]);
+          expect(await again.list({ limit: 10 })).toEqual([
+            { id: 1n, name: 'a' },
+            { id: 2n, name: 'b' },
+            { id: MAX, name: 'max', tag: 't' },
+          ]);
         } finally {
           await again.close();
         }
@@ -46,7 +62,11 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
 
     it('deletes, saying which ids were there, and lets a deleted id be added again', async () => {
       await withStore(async (store) => {
-        await store.addAll([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }, { id: 3n, name: 'c' }]);
+        await store.addAll([
+          { id: 1n, name: 'a' },
+          { id: 2n, name: 'b' },
+          { id: 3n, name: 'c' },
+        ]);
         expect(await store.deleteAll([2n, 9n, 2n, 3n])).toEqual(['deleted', 'absent', 'absent', 'deleted']);
         expect(await store.get(2n)).toBeUndefined();
         expect(await store.addAll([{ id: 2n, name: 'again' }])).toEqual(['added']);
@@ -58,7 +78,9 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
     it('pages in numeric id order across the whole int64 range, after an id, with a tag', async () => {
       await withStore(async (store) => {
         // 9 < 10 < 100 as numbers, not as text; negative ids before 0.
-        const all = [100n, MAX, -1n, 9n, 0n, MIN, 10n].map((id): NewPlant => (id % 2n === 0n ? { id, name: `p${id}`, tag: 'even' } : { id, name: `p${id}` }));
+        const all = [100n, MAX, -1n, 9n, 0n, MIN, 10n].map((id): NewPlant =>
+          id % 2n === 0n ? { id, name: `p${id}`, tag: 'even' } : { id, name: `p${id}` },
+        );
         expect(await store.addAll(all)).toEqual(all.map(() => 'added'));
         expect(ids(await store.list({ limit: 100 }))).toEqual([MIN, -1n, 0n, 9n, 10n, 100n, MAX]);
         expect(ids(await store.list({ limit: 2 }))).toEqual([MIN, -1n]);
@@ -96,7 +118,10 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
         ).toEqual(['mismatch', 'updated', 'mismatch', 'unchanged']);
         const again = await reopen();
         try {
-          expect(await again.list({ limit: 10 })).toEqual([{ id: 1n, name: 'f', tag: 'u' }, { id: 2n, name: 'x' }]);
+          expect(await again.list({ limit: 10 })).toEqual([
+            { id: 1n, name: 'f', tag: 'u' },
+            { id: 2n, name: 'x' },
+          ]);
         } finally {
           await again.close();
         }
@@ -106,15 +131,29 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
     it('patches: changes only the fields given, null removes the tag, absent and mismatched change nothing', async () => {
       await withStore(async (store, reopen) => {
         await store.addAll([{ id: 1n, name: 'a', tag: 't' }]);
-        expect(await store.patchAll([{ id: 1n, name: 'b' }])).toEqual([{ plant: { id: 1n, name: 'b', tag: 't' }, changed: true }]);
+        expect(await store.patchAll([{ id: 1n, name: 'b' }])).toEqual([
+          { plant: { id: 1n, name: 'b', tag: 't' }, changed: true },
+        ]);
         expect(await store.patchAll([{ id: 1n, tag: null }, { id: 1n }, { id: 1n, name: 'b' }])).toEqual([
           { plant: { id: 1n, name: 'b' }, changed: true },
           { plant: { id: 1n, name: 'b' }, changed: false },
           { plant: { id: 1n, name: 'b' }, changed: false },
         ]);
-        expect(await store.patchAll([{ id: 9n, name: 'x' }, { id: 9n, name: 'x', expect: { etags: ['"any"'] } }, { id: 9n, name: 'x', expect: 'absent' }])).toEqual(['absent', 'mismatch', 'absent']);
+        expect(
+          await store.patchAll([
+            { id: 9n, name: 'x' },
+            { id: 9n, name: 'x', expect: { etags: ['"any"'] } },
+            { id: 9n, name: 'x', expect: 'absent' },
+          ]),
+        ).toEqual(['absent', 'mismatch', 'absent']);
         const etag = etagOf({ id: 1n, name: 'b' });
-        expect(await store.patchAll([{ id: 1n, tag: 'u', expect: { etags: [etag] } }, { id: 1n, name: 'c', expect: { etags: [etag] } }, { id: 1n, name: 'd', expect: 'present' }])).toEqual([
+        expect(
+          await store.patchAll([
+            { id: 1n, tag: 'u', expect: { etags: [etag] } },
+            { id: 1n, name: 'c', expect: { etags: [etag] } },
+            { id: 1n, name: 'd', expect: 'present' },
+          ]),
+        ).toEqual([
           { plant: { id: 1n, name: 'b', tag: 'u' }, changed: true },
           'mismatch',
           { plant: { id: 1n, name: 'd', tag: 'u' }, changed: true },
@@ -131,7 +170,10 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
 
     it('deletes held to a precondition: the plant in the state named, else nothing', async () => {
       await withStore(async (store) => {
-        await store.addAll([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
+        await store.addAll([
+          { id: 1n, name: 'a' },
+          { id: 2n, name: 'b' },
+        ]);
         expect(
           await store.deleteAll([
             { id: 1n, expect: { etags: ['"stale"'] } },
@@ -147,9 +189,24 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
     });
 
     it('keeps any name and tag the contract allows, exactly: NUL, lone surrogates, U+FDD0, quotes, emoji, empty', async () => {
-      const odd = ['', 'a\u0000b', '\ud800', 'x\udc00', '\ufdd0"lookalike"', '\ufdd0', '"\\', '🌿 fern', 'line\nbreak', '\u202eevil'];
+      const odd = [
+        '',
+        'a\u0000b',
+        '\ud800',
+        'x\udc00',
+        '\ufdd0"lookalike"',
+        '\ufdd0',
+        '"\\',
+        '🌿 fern',
+        'line\nbreak',
+        '\u202eevil',
+      ];
       await withStore(async (store, reopen) => {
-        const plants = odd.map((text, i): NewPlant => ({ id: BigInt(i), name: text, tag: odd[odd.length - 1 - i] as string }));
+        const plants = odd.map((text, i): NewPlant => ({
+          id: BigInt(i),
+          name: text,
+          tag: odd[odd.length - 1 - i] as string,
+        }));
         expect(await store.addAll(plants)).toEqual(plants.map(() => 'added'));
         const again = await reopen();
         try {
@@ -166,10 +223,16 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
 
     it('gives back every plant it took, for arbitrary strings and ids', async () => {
       await withStore(async (store) => {
-        const plant = fc.record({ id: fc.bigInt({ min: MIN, max: MAX }), name: fc.string({ unit: 'binary', maxLength: 30 }), tag: fc.option(fc.string({ unit: 'binary', maxLength: 10 }), { nil: undefined }) });
+        const plant = fc.record({
+          id: fc.bigInt({ min: MIN, max: MAX }),
+          name: fc.string({ unit: 'binary', maxLength: 30 }),
+          tag: fc.option(fc.string({ unit: 'binary', maxLength: 10 }), { nil: undefined }),
+        });
         await fc.assert(
           fc.asyncProperty(fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 20 }), async (generated) => {
-            const plants = generated.map((p): NewPlant => (p.tag === undefined ? { id: p.id, name: p.name } : { id: p.id, name: p.name, tag: p.tag }));
+            const plants = generated.map((p): NewPlant =>
+              p.tag === undefined ? { id: p.id, name: p.name } : { id: p.id, name: p.name, tag: p.tag },
+            );
             await store.deleteAll(ids(await store.list({ limit: 1000 })));
             expect(await store.addAll(plants)).toEqual(plants.map(() => 'added'));
             expect(await store.list({ limit: 1000 })).toEqual([...plants].sort((a, b) => (a.id < b.id ? -1 : 1)));

@@ -7,7 +7,11 @@ import { FileStore } from '../../src/store/file/file-store.js';
 /** Every plant a store holds, in id order, read through its own list, a page at a time. */
 export async function allPlants(store: PlantStore): Promise<Map<bigint, NewPlant>> {
   const plants = new Map<bigint, NewPlant>();
-  for (let page = await store.list({ limit: 1000 }); page.length > 0; page = await store.list({ limit: 1000, after: page.at(-1)!.id })) {
+  for (
+    let page = await store.list({ limit: 1000 });
+    page.length > 0;
+    page = await store.list({ limit: 1000, after: page.at(-1)!.id })
+  ) {
     for (const plant of page) plants.set(plant.id, plant);
   }
   return plants;

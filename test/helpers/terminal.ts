@@ -12,7 +12,10 @@ export interface Typing {
  * terminal received, typed keys it echoed included.
  */
 export function onTerminal(command: string, env: Record<string, string>, typing?: Typing): Promise<string> {
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...env, TERM: 'xterm' }, stdio: [typing === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    env: { ...env, TERM: 'xterm' },
+    stdio: [typing === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let typed = false;
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

@@ -11,7 +11,8 @@ const LIMIT = 64 * 1024;
 
 async function rowsOf(format: Format, chunks: (string | Buffer)[]) {
   const rows = [];
-  for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), format, PLANT_ROWS)) rows.push(...run);
+  for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), format, PLANT_ROWS))
+    rows.push(...run);
   return rows;
 }
 
@@ -68,18 +69,29 @@ describe('import input is bounded: no row takes more than 64 KiB of memory', () 
     ['[{"id":1,"name":"a"},{"id":2,"na', ['a']],
     ['[{"id":1,"name":"a"},{"id":2,"name":"b"', ['a']],
     ['[{"id":1,"name":"a"},', ['a']],
-  ])('a JSON array never closed (%j): every whole element a row, the last one too, then the error', async (text, expected) => {
-    for (const size of [1, 5, text.length]) {
-      const chunks = text.match(new RegExp(`[^]{1,${size}}`, 'gu')) as string[];
-      const rows: Awaited<ReturnType<typeof rowsOf>> = [];
-      const reading = (async () => {
-        for await (const run of readRows(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), 'json', PLANT_ROWS)) rows.push(...run);
-      })();
-      await expect(reading).rejects.toMatchObject({ code: 'unreadable_input', message: 'not valid JSON: the array is never closed' });
-      expect(rows.map((row) => row.error?.code ?? row.value?.name)).toEqual(expected);
-      expect(rows.map((row) => row.at)).toEqual(expected.map((_, index) => ({ index })));
-    }
-  });
+  ])(
+    'a JSON array never closed (%j): every whole element a row, the last one too, then the error',
+    async (text, expected) => {
+      for (const size of [1, 5, text.length]) {
+        const chunks = text.match(new RegExp(`[^]{1,${size}}`, 'gu')) as string[];
+        const rows: Awaited<ReturnType<typeof rowsOf>> = [];
+        const reading = (async () => {
+          for await (const run of readRows(
+            Readable.from(chunks.map((chunk) => Buffer.from(chunk))),
+            'json',
+            PLANT_ROWS,
+          ))
+            rows.push(...run);
+        })();
+        await expect(reading).rejects.toMatchObject({
+          code: 'unreadable_input',
+          message: 'not valid JSON: the array is never closed',
+        });
+        expect(rows.map((row) => row.error?.code ?? row.value?.name)).toEqual(expected);
+        expect(rows.map((row) => row.at)).toEqual(expected.map((_, index) => ({ index })));
+      }
+    },
+  );
 
   it('plants import of a JSON array never closed imports its last whole element too, then stops (exit 2)', async () => {
     const t = await testContext();
@@ -88,7 +100,10 @@ describe('import input is bounded: no row takes more than 64 KiB of memory', () 
     expect(await t.run('import', input, '--local', '--json')).toBe(2);
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ read: 2, created: 2, failed: 0 });
-    expect(summary.stoppedBy).toMatchObject({ code: 'unreadable_input', message: `${input}: not valid JSON: the array is never closed` });
+    expect(summary.stoppedBy).toMatchObject({
+      code: 'unreadable_input',
+      message: `${input}: not valid JSON: the array is never closed`,
+    });
   });
 
   it('a malformed element of a JSON array is a failed row, and the import goes on', async () => {

@@ -11,7 +11,12 @@ async function failedLines(t: TestContext, argv: string[]): Promise<Record<'text
   const report = join(t.dir, 'report.json');
   const before = t.stderr().length;
   expect(await t.run(...argv, '--report', report)).toBe(1);
-  const text = [...t.stderr().slice(before).matchAll(/^ {2}line (\d+)/gm)].map((match) => Number(match[1]));
+  const text = [
+    ...t
+      .stderr()
+      .slice(before)
+      .matchAll(/^ {2}line (\d+)/gm),
+  ].map((match) => Number(match[1]));
   const out = t.stdout().length;
   expect(await t.run(...argv, '--json')).toBe(1);
   const lines = (document: { failures: { line: number }[] }) => document.failures.map((failure) => failure.line);

@@ -77,15 +77,23 @@ describe('plants import --local', () => {
     expect(t.stderr()).toContain('  line 2 (id 2): name must be a string, got 5\n');
     expect(t.stderr()).toContain('  line 4 (id 1): a plant with id 1 already exists\n');
     expect(t.stderr()).toContain('  line 5: not JSON (');
-    expect(t.stderr()).toContain('  line 6: id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n');
+    expect(t.stderr()).toContain(
+      '  line 6: id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n',
+    );
     expect(t.stderr()).toContain('  line 8 (id 4): name is required\n');
     expect(await readFile(rejects, 'utf8')).toBe(
-      '{"id":2,"name":5}\n' + 'not json at all\n' + '{"id":9223372036854775808,"name":"Too big"}\n' + '{"id":4}\n' + '{"id":1,"name":"Fern again"}\n',
+      '{"id":2,"name":5}\n' +
+        'not json at all\n' +
+        '{"id":9223372036854775808,"name":"Too big"}\n' +
+        '{"id":4}\n' +
+        '{"id":1,"name":"Fern again"}\n',
     );
     const summary = JSON.parse(await readFile(report, 'utf8'));
     expect(summary.counts).toEqual({ read: 7, created: 2, skipped: 0, valid: 0, failed: 5, unknown: 0, notSent: 0 });
     // In line order (issue 40): the duplicate, counted with its batch, came last.
-    expect(summary.failures.map((f: { line: number; code: string; error: number }) => [f.line, f.code, f.error])).toEqual([
+    expect(
+      summary.failures.map((f: { line: number; code: string; error: number }) => [f.line, f.code, f.error]),
+    ).toEqual([
       [2, 'invalid_plant', 1001],
       [4, 'duplicate_id', 1002],
       [5, 'malformed_json', 1003],
@@ -94,26 +102,41 @@ describe('plants import --local', () => {
     ]);
   });
 
-  it.each(['rejects.ndjson', 'rejects.jsonl', 'rejects.json', 'rejects.txt', 'rejects'])('writes rejects (%s) that plants import retries exactly, as they are named', async (name) => {
-    const t = await testContext();
-    const rejects = join(t.dir, name);
-    await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects);
-    const again = join(t.dir, `again-${name}`);
-    expect(await t.run('import', rejects, '--local', '--json', '--rejects', again), t.stderr()).toBe(1);
-    const summary = JSON.parse(t.stdout());
-    expect(summary.counts).toMatchObject({ read: 5, created: 0, failed: 5 });
-    const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').sort();
-    expect(await lines(again)).toEqual(await lines(rejects));
-  });
+  it.each(['rejects.ndjson', 'rejects.jsonl', 'rejects.json', 'rejects.txt', 'rejects'])(
+    'writes rejects (%s) that plants import retries exactly, as they are named',
+    async (name) => {
+      const t = await testContext();
+      const rejects = join(t.dir, name);
+      await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects);
+      const again = join(t.dir, `again-${name}`);
+      expect(await t.run('import', rejects, '--local', '--json', '--rejects', again), t.stderr()).toBe(1);
+      const summary = JSON.parse(t.stdout());
+      expect(summary.counts).toMatchObject({ read: 5, created: 0, failed: 5 });
+      const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').sort();
+      expect(await lines(again)).toEqual(await lines(rejects));
+    },
+  );
 
   it('reads back rejects whose first row is text that was never JSON, under a name that says no format', async () => {
     const t = await testContext();
     const rejects = join(t.dir, 'rejects');
-    expect(await t.run('import', await file(t, 'odd.ndjson', 'not json\n{"id":1,"name":"ok"}\n[1]\n'), '--local', '--rejects', rejects)).toBe(1);
+    expect(
+      await t.run(
+        'import',
+        await file(t, 'odd.ndjson', 'not json\n{"id":1,"name":"ok"}\n[1]\n'),
+        '--local',
+        '--rejects',
+        rejects,
+      ),
+    ).toBe(1);
     expect(await readFile(rejects, 'utf8')).toBe('not json\n[1]\n');
     const again = join(t.dir, 'again');
     expect(await t.run('import', rejects, '--local', '--json', '--rejects', again), t.stderr()).toBe(1);
-    expect(JSON.parse(t.stdout().slice(t.stdout().lastIndexOf('\n{\n') + 1)).counts).toMatchObject({ read: 2, created: 0, failed: 2 });
+    expect(JSON.parse(t.stdout().slice(t.stdout().lastIndexOf('\n{\n') + 1)).counts).toMatchObject({
+      read: 2,
+      created: 0,
+      failed: 2,
+    });
     expect(await readFile(again, 'utf8')).toBe('not json\n[1]\n');
   });
 
@@ -121,7 +144,9 @@ describe('plants import --local', () => {
     const t = await testContext();
     const rejects = join(t.dir, 'rejects.csv');
     expect(await t.run('import', await file(t, 'mixed.ndjson', MIXED), '--local', '--rejects', rejects)).toBe(2);
-    expect(t.stderr()).toContain('rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson');
+    expect(t.stderr()).toContain(
+      'rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson',
+    );
     expect(await readdir(t.dir)).not.toContain('rejects.csv');
     expect((await stored(t)).size).toBe(0);
   });
@@ -130,13 +155,22 @@ describe('plants import --local', () => {
     const t = await testContext();
     const input = await file(t, 'backup.txt', `{"id":${MAX},"name":"Max"}\n{"id":${MIN},"name":"Min","tag":""}\n`);
     expect(await t.run('import', input, '--local'), t.stderr()).toBe(0);
-    expect([...(await stored(t)).values()]).toEqual([{ id: BigInt(MIN), name: 'Min', tag: '' }, { id: BigInt(MAX), name: 'Max' }]);
+    expect([...(await stored(t)).values()]).toEqual([
+      { id: BigInt(MIN), name: 'Min', tag: '' },
+      { id: BigInt(MAX), name: 'Max' },
+    ]);
   });
 
   it('keeps a row that is JSON but no object as JSON in --rejects, and text that is no JSON as it was', async () => {
     const t = await testContext();
     const rejects = join(t.dir, 'rejects.ndjson');
-    await t.run('import', await file(t, 'odd.ndjson', '"just text"\n[1]\n5\nnot json\n'), '--local', '--rejects', rejects);
+    await t.run(
+      'import',
+      await file(t, 'odd.ndjson', '"just text"\n[1]\n5\nnot json\n'),
+      '--local',
+      '--rejects',
+      rejects,
+    );
     expect(await readFile(rejects, 'utf8')).toBe('"just text"\n[1]\n5\nnot json\n');
   });
 
@@ -159,7 +193,11 @@ describe('plants import --local', () => {
 
   it('stops at the first failure with --fail-fast, counting the rest as not sent', async () => {
     const t = await testContext();
-    const input = await file(t, 'p.ndjson', '{"id":1,"name":"a"}\n{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n');
+    const input = await file(
+      t,
+      'p.ndjson',
+      '{"id":1,"name":"a"}\n{"id":2}\n{"id":3,"name":"c"}\n{"id":4,"name":"d"}\n',
+    );
     const rejects = join(t.dir, 'rejects.ndjson');
     expect(await t.run('import', input, '--local', '--fail-fast', '--json', '--rejects', rejects)).toBe(1);
     expect(JSON.parse(t.stdout()).counts).toMatchObject({ read: 4, created: 1, failed: 1, notSent: 2 });
@@ -198,7 +236,9 @@ describe('plants import --local', () => {
     expect(await t.run('import', input, '--local', '--rejects', rejects)).toBe(1);
     expect(t.stderr()).toMatch(/^Imported none of 1 row into /);
     expect(t.stderr()).toContain('\n  line 2: row has 1 field, the header has 2\n');
-    expect(t.stderr()).toContain(`\n1 row not created was written to ${rejects}: fix it, then plants import ${rejects}\n`);
+    expect(t.stderr()).toContain(
+      `\n1 row not created was written to ${rejects}: fix it, then plants import ${rejects}\n`,
+    );
   });
 
   it('says that none of the rows was imported where every one failed or was skipped, and not where one was', async () => {
@@ -209,10 +249,16 @@ describe('plants import --local', () => {
       expect(await t.run('import', input, '--local', ...argv)).toBe(1);
       return t.stderr().slice(before);
     };
-    expect(await summaryOf('--on-conflict', 'skip')).toMatch(/^Imported 2 rows into .*: 1 created, 0 skipped, 1 failed\n/);
-    expect(await summaryOf('--on-conflict', 'skip')).toMatch(/^Imported none of 2 rows into .*: 0 created, 1 skipped, 1 failed\n/);
+    expect(await summaryOf('--on-conflict', 'skip')).toMatch(
+      /^Imported 2 rows into .*: 1 created, 0 skipped, 1 failed\n/,
+    );
+    expect(await summaryOf('--on-conflict', 'skip')).toMatch(
+      /^Imported none of 2 rows into .*: 0 created, 1 skipped, 1 failed\n/,
+    );
     // A row the store holds as it is was imported: the store is as the file says.
-    expect(await summaryOf('--on-conflict', 'update')).toMatch(/^Imported 2 rows into .*: 0 created, 0 updated, 1 unchanged, 1 failed\n/);
+    expect(await summaryOf('--on-conflict', 'update')).toMatch(
+      /^Imported 2 rows into .*: 0 created, 0 updated, 1 unchanged, 1 failed\n/,
+    );
   });
 
   it('gives CSV rows the line they start on, and a wrong field count per row', async () => {
@@ -229,14 +275,20 @@ describe('plants import --local', () => {
   });
 
   it.each([
-    ['a JSON array after blank lines', ['\n  ', '\t\r\n', `[{"id":${MAX},"name":"Max"},`, `{"id":${MIN},"name":"Min"}]`]],
+    [
+      'a JSON array after blank lines',
+      ['\n  ', '\t\r\n', `[{"id":${MAX},"name":"Max"},`, `{"id":${MIN},"name":"Min"}]`],
+    ],
     ['NDJSON after a byte order mark', ['\uFEFF', `{"id":${MAX},"name":"Max"}\n{"id":${MIN},"name":"Min"}\n`]],
     ['CSV, its header cut in two', ['\n id,na', `me,tag\n${MAX},Max,\n${MIN},Min,\n`]],
   ])('tells the format of standard input by its first byte that is not blank: %s', async (_what, chunks) => {
     const t = await testContext();
     Object.assign(t.ctx.io, { stdin: Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
     expect(await t.run('import', '-', '--local'), t.stderr()).toBe(0);
-    expect([...(await stored(t)).values()]).toEqual([{ id: BigInt(MIN), name: 'Min' }, { id: BigInt(MAX), name: 'Max' }]);
+    expect([...(await stored(t)).values()]).toEqual([
+      { id: BigInt(MIN), name: 'Min' },
+      { id: BigInt(MAX), name: 'Max' },
+    ]);
   });
 
   it('imports nothing from an empty standard input (exit 0), and refuses to guess from one blank for too long (exit 2)', async () => {
@@ -245,14 +297,19 @@ describe('plants import --local', () => {
     expect(empty.stderr()).toContain('Imported 0 rows');
     const blank = await testContext({ stdin: ' \n'.repeat(40_000) });
     expect(await blank.run('import', '-', '--local')).toBe(2);
-    expect(blank.stderr()).toContain('error: cannot tell the format of standard input: its first 65,536 bytes are blank: give --format');
+    expect(blank.stderr()).toContain(
+      'error: cannot tell the format of standard input: its first 65,536 bytes are blank: give --format',
+    );
   });
 
   it.each([
     [['nowhere.csv'], 'no such file: '],
     // A name that says no format: the first line tells (here, CSV without its header).
     [['p.txt'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
-    [['p.txt', '--format', 'csv'], 'the first CSV line must be a header naming the columns id, name and optionally tag; got hello'],
+    [
+      ['p.txt', '--format', 'csv'],
+      'the first CSV line must be a header naming the columns id, name and optionally tag; got hello',
+    ],
     [['empty.csv'], 'the CSV input is empty: expected a header row id,name,tag'],
     [['obj.json'], 'it looks like NDJSON (its first line is a JSON object), not a JSON array as its name says'],
     [['obj.json', '--format', 'json'], 'a JSON input must be an array of plants: use NDJSON for one plant per line'],
@@ -282,7 +339,9 @@ describe('plants import: files that fail part way', () => {
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ read: 1, created: 1 });
     expect(summary.stoppedBy).toMatchObject({ code: 'unreadable_input', error: 2011 });
-    expect(summary.stoppedBy.message).toMatch(new RegExp(`^${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable as CSV: `));
+    expect(summary.stoppedBy.message).toMatch(
+      new RegExp(`^${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable as CSV: `),
+    );
     // The rows before the unreadable one are stored.
     expect([...(await stored(t)).keys()]).toEqual([1n]);
   });
@@ -292,20 +351,37 @@ describe('plants import: files that fail part way', () => {
     const input = join(t.dir, 'p.csv');
     await writeFile(input, 'id,name\n1,Fern\n');
     expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
-    expect(t.stderr()).toContain(`error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')}: no such file or directory (ENOENT)`);
+    expect(t.stderr()).toContain(
+      `error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')}: no such file or directory (ENOENT)`,
+    );
     await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it.runIf(process.platform === 'linux')('closes the input and the --rejects file when the --report file cannot be opened', async () => {
-    const t = await testContext();
-    const input = join(t.dir, 'p.csv');
-    const rejects = join(t.dir, 'rejects.ndjson');
-    await writeFile(input, 'id,name\n1,Fern\n');
-    expect(await t.run('import', input, '--local', '--rejects', rejects, '--report', join(t.dir, 'no', 'such', 'report.json'))).toBe(2);
-    // What this process still has open, as Linux lists it.
-    const links = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-    expect(links.filter((target) => target === input || target === rejects)).toEqual([]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'closes the input and the --rejects file when the --report file cannot be opened',
+    async () => {
+      const t = await testContext();
+      const input = join(t.dir, 'p.csv');
+      const rejects = join(t.dir, 'rejects.ndjson');
+      await writeFile(input, 'id,name\n1,Fern\n');
+      expect(
+        await t.run(
+          'import',
+          input,
+          '--local',
+          '--rejects',
+          rejects,
+          '--report',
+          join(t.dir, 'no', 'such', 'report.json'),
+        ),
+      ).toBe(2);
+      // What this process still has open, as Linux lists it.
+      const links = await Promise.all(
+        (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+      );
+      expect(links.filter((target) => target === input || target === rejects)).toEqual([]);
+    },
+  );
 });
 
 describe('plants import output files', () => {
@@ -320,8 +396,12 @@ describe('plants import output files', () => {
     const journal = await readFile(`${t.storePath}.journal`, 'utf8');
     expect(await t.run('import', input, '--local', '--on-conflict', 'skip', '--report', t.storePath)).toBe(2);
     expect(t.stderr()).toContain(`error: --report ${t.storePath} is the store: writing it would destroy it`);
-    expect(await t.run('import', input, '--local', '--on-conflict', 'skip', '--report', `${t.storePath}.journal`)).toBe(2);
-    expect(t.stderr()).toContain(`error: --report ${t.storePath}.journal is the store's journal: writing it would destroy it`);
+    expect(await t.run('import', input, '--local', '--on-conflict', 'skip', '--report', `${t.storePath}.journal`)).toBe(
+      2,
+    );
+    expect(t.stderr()).toContain(
+      `error: --report ${t.storePath}.journal is the store's journal: writing it would destroy it`,
+    );
     expect(await readFile(`${t.storePath}.journal`, 'utf8')).toBe(journal);
     const same = join(t.dir, 'out.json');
     expect(await t.run('import', input, '--dry-run', '--rejects', same, '--report', same)).toBe(2);
@@ -335,7 +415,9 @@ describe('plants import output files', () => {
     expect(await t.run('import', input, '--local', '--rejects', '/dev/full', '--json')).toBe(1);
     const summary = JSON.parse(t.stdout());
     expect(summary.counts).toMatchObject({ created: 1, failed: 1 });
-    expect(summary.outputErrors).toEqual(['could not write the --rejects file /dev/full: no space left on device (ENOSPC)']);
+    expect(summary.outputErrors).toEqual([
+      'could not write the --rejects file /dev/full: no space left on device (ENOSPC)',
+    ]);
   });
 });
 
@@ -350,13 +432,22 @@ describe('applyInBatches (an import --local)', () => {
     const store: PlantStore = storeWith({
       addAll: async (plants) => {
         await memory.addAll(plants);
-        throw storeMaybeWrittenError('/tmp/plants.json', 'fsync the directory of', Object.assign(new Error('EIO'), { code: 'EIO' }));
+        throw storeMaybeWrittenError(
+          '/tmp/plants.json',
+          'fsync the directory of',
+          Object.assign(new Error('EIO'), { code: 'EIO' }),
+        );
       },
     });
     const tally = new BulkTally<NewPlant>();
     const rows: Row<NewPlant>[] = [1n, 2n].map((id, i) => ({ at: { line: i + 1 }, value: { id, name: `p${id}` }, id }));
-    const work = async (plants: NewPlant[]) => (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? ('done' as const) : ('noop' as const)));
-    await applyInBatches(runs(rows), work, (row) => duplicateId(row.id), tally, { onNoop: 'fail', failFast: false, dryRun: false });
+    const work = async (plants: NewPlant[]) =>
+      (await store.addAll(plants)).map((outcome) => (outcome === 'added' ? ('done' as const) : ('noop' as const)));
+    await applyInBatches(runs(rows), work, (row) => duplicateId(row.id), tally, {
+      onNoop: 'fail',
+      failFast: false,
+      dryRun: false,
+    });
     expect(memory.plants.size).toBe(2);
     expect(tally.counts).toMatchObject({ done: 0, unknown: 2, notSent: 0 });
     expect(tally.stoppedBy?.message).toContain('the plants may or may not be stored');

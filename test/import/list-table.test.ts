@@ -34,8 +34,7 @@ async function listed(t: TestContext, name: string, ...args: string[]): Promise<
 }
 
 const TABLE = "plants list's table (id, name and tag, tab-separated)";
-const TABLE_REFUSED =
-  `this is ${TABLE}, which cannot tell an empty tag from none: write it with plants list --format ndjson`;
+const TABLE_REFUSED = `this is ${TABLE}, which cannot tell an empty tag from none: write it with plants list --format ndjson`;
 
 describe("plants list's table, read back (issue 40)", () => {
   it('cannot tell an empty tag from none: the one loss that keeps import from reading it', async () => {
@@ -113,7 +112,7 @@ describe('a file whose name says one format and whose first line shows another (
     expect([...(await storedPlants(t.storePath)).values()]).toEqual([{ id: 1n, name: 'Fern' }]);
   });
 
-  it('delete --from of plants list\'s table named .csv: give --format table', async () => {
+  it("delete --from of plants list's table named .csv: give --format table", async () => {
     const t = await withOddPlants();
     const path = await listed(t, 'weeds.csv', '--tag', 'weed');
     expect(await t.run('delete', '--local', '--from', path, '--yes')).toBe(2);

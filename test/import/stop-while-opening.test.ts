@@ -51,7 +51,9 @@ describe('plants import --local, stopped while it opens the store', () => {
       t.stop('SIGTERM');
       t.stop('SIGTERM');
       expect(await exit).toBe(143);
-      expect(t.stderr()).toContain('plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n');
+      expect(t.stderr()).toContain(
+        'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
+      );
       expect(t.stderr()).toMatch(/^Imported 0 rows into \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed$/m);
       expect(t.stderr()).toContain('interrupted: SIGTERM: the input was read no further than the 0 rows above\n');
       expect(t.stderr()).not.toContain('error:');

@@ -33,13 +33,18 @@ describe('a listener at its cap of connections', () => {
       const kept = [await idle(port), await idle(port)];
       const refused = await idle(port);
       await waitFor('the third connection closed', refused.closed);
-      expect(said).toEqual(['plants serve: refusing connections: 2 open, the most the limit of open files (ulimit -n 40) leaves room for; the connections refused meanwhile are counted, not logged']);
+      expect(said).toEqual([
+        'plants serve: refusing connections: 2 open, the most the limit of open files (ulimit -n 40) leaves room for; the connections refused meanwhile are counted, not logged',
+      ]);
       expect(accepting.isOut).toBe(true);
       expect(accepting.reason).toBe('refusing connections: at the limit of open files');
       // At the cap, each connection that closes lets one more in, and the next is refused again.
       for (let i = 0; i < 5; i += 1) {
         kept.shift()?.socket.destroy();
-        await waitFor('a connection closed on the server', async () => (await new Promise((resolve) => server.getConnections((_error, count) => resolve(count)))) === 1);
+        await waitFor(
+          'a connection closed on the server',
+          async () => (await new Promise((resolve) => server.getConnections((_error, count) => resolve(count)))) === 1,
+        );
         kept.push(await idle(port));
         const next = await idle(port);
         await waitFor('the connection past the cap closed', next.closed);

@@ -17,16 +17,45 @@ import { startServer, TOKEN, type RunningServer } from './support/server.js';
 
 /** The admin listener's document: every answer in these tests is held to it. */
 const adminDocument = JSON.parse(readFileSync(new URL('../../openapi-admin.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }> }>>;
-  components: { schemas: Record<string, object>; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }> };
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<
+          string,
+          { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }
+        >;
+      }
+    >
+  >;
+  components: {
+    schemas: Record<string, object>;
+    responses: Record<
+      string,
+      { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }
+    >;
+  };
 };
 const serviceDocumentText = readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8');
 
 function local<T>(ref: string): T {
-  return ref.replace(/^#\//, '').split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], adminDocument) as T;
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], adminDocument) as T;
 }
 
-const NAMED: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 500: 'InternalError', 505: 'HttpVersionNotSupported' };
+const NAMED: Record<number, string> = {
+  400: 'BadRequest',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
+  413: 'PayloadTooLarge',
+  431: 'HeadersTooLarge',
+  500: 'InternalError',
+  505: 'HttpVersionNotSupported',
+};
 
 interface AdminAnswer {
   status: number;
@@ -50,7 +79,10 @@ function expectDocumented(answer: AdminAnswer, path: string, method = 'GET'): vo
 interface RunningAdmin {
   url: string;
   port: number;
-  get(path: string, options?: { method?: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; body?: string | Buffer }): Promise<AdminAnswer>;
+  get(
+    path: string,
+    options?: { method?: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; body?: string | Buffer },
+  ): Promise<AdminAnswer>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +98,11 @@ async function startAdmin(readiness: () => Readiness, metrics: ServiceMetrics, l
     url,
     port,
     async get(path, options = {}) {
-      const response = await request(`${url}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body ?? null });
+      const response = await request(`${url}${path}`, {
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        body: options.body ?? null,
+      });
       const answer = { status: response.statusCode, headers: response.headers, body: await response.body.text() };
       expectDocumented(answer, path, options.method);
       return answer;
@@ -88,18 +124,32 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 const unavailable = () => new PlantsError('store_io', 'disk full at /srv/secret/path', { effect: 'none' });
 
 describe('the admin listener', () => {
-  const outage = new StoreOutage(() => undefined, () => undefined);
+  const outage = new StoreOutage(
+    () => undefined,
+    () => undefined,
+  );
   const metrics = new ServiceMetrics({ outage, poolStats: () => ({ total: 7, idle: 3, waiting: 2 }) });
   let stopping = false;
   let failing = false;
   const memory = new MemoryStore();
-  const inner = storeWith({ addAll: async (plants) => (failing ? Promise.reject(unavailable()) : memory.addAll(plants)) }, memory);
+  const inner = storeWith(
+    { addAll: async (plants) => (failing ? Promise.reject(unavailable()) : memory.addAll(plants)) },
+    memory,
+  );
   let admin: RunningAdmin;
   let service: RunningServer;
   beforeAll(async () => {
-    const readiness = (): Readiness => (stopping ? { ready: false, reason: 'stopping' } : outage.isOut ? { ready: false, reason: 'the store is unavailable' } : { ready: true });
+    const readiness = (): Readiness =>
+      stopping
+        ? { ready: false, reason: 'stopping' }
+        : outage.isOut
+          ? { ready: false, reason: 'the store is unavailable' }
+          : { ready: true };
     admin = await startAdmin(readiness, metrics);
-    service = await startServer(watchWrites(new BatchingStore(inner, 1, metrics.batchWritten), () => outage.wrote()), { observer: metrics, onUnexpectedError: (error) => outage.failed(error) });
+    service = await startServer(
+      watchWrites(new BatchingStore(inner, 1, metrics.batchWritten), () => outage.wrote()),
+      { observer: metrics, onUnexpectedError: (error) => outage.failed(error) },
+    );
   });
   afterAll(async () => {
     await service.stop();
@@ -113,18 +163,23 @@ describe('the admin listener', () => {
     expect((await admin.get('/livez', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     const plants = await admin.get('/plants', { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(plants.status).toBe(404);
-    expect(JSON.parse(plants.body)).toEqual({ error: ERROR_NUMBERS.not_found, message: 'no such resource: the admin listener has /livez, /readyz, /metrics and /openapi.json' });
+    expect(JSON.parse(plants.body)).toEqual({
+      error: ERROR_NUMBERS.not_found,
+      message: 'no such resource: the admin listener has /livez, /readyz, /metrics and /openapi.json',
+    });
     const post = await admin.get('/readyz', { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET');
   });
 
   it('documents in openapi-admin.json exactly the routes it has', () => {
-    const documented = Object.entries(adminDocument.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(adminDocument.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual(ADMIN_ROUTES.routes.map((route) => `${route.method} ${route.path}`).sort());
   });
 
-  it('serves the service\'s openapi.json as it is in the repository', async () => {
+  it("serves the service's openapi.json as it is in the repository", async () => {
     const answer = await admin.get('/openapi.json');
     expect(JSON.parse(answer.body)).toEqual(JSON.parse(serviceDocumentText));
   });
@@ -185,14 +240,22 @@ describe('the admin listener', () => {
     const own = new ServiceMetrics({ outage });
     own.requestStarted();
     own.requestEnded('BREW', '/plants', 405, 0.001);
-    return own.text().then((text) => expect(text).toMatch(/^plants_http_requests_total\{method="other",route="\/plants",status="405"\} 1$/m));
+    return own
+      .text()
+      .then((text) =>
+        expect(text).toMatch(/^plants_http_requests_total\{method="other",route="\/plants",status="405"\} 1$/m),
+      );
   });
 });
 
-describe('the admin listener against hostile clients, as the service\'s', () => {
+describe("the admin listener against hostile clients, as the service's", () => {
   let admin: RunningAdmin;
   beforeAll(async () => {
-    admin = await startAdmin(() => ({ ready: true }), new ServiceMetrics({ outage: { isOut: false, refusedTotal: 0 } }), { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 4 });
+    admin = await startAdmin(
+      () => ({ ready: true }),
+      new ServiceMetrics({ outage: { isOut: false, refusedTotal: 0 } }),
+      { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 4 },
+    );
   });
   afterAll(() => admin.stop());
 
@@ -223,7 +286,9 @@ describe('the admin listener against hostile clients, as the service\'s', () => 
       const body = refused.slice(refused.indexOf('\r\n\r\n') + 4);
       expectDocumented({ status: 505, headers: { 'content-type': 'application/json' }, body }, '/livez');
     }
-    expect(await rawExchange(admin.port, 'GET /livez HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"live"\}$/);
+    expect(await rawExchange(admin.port, 'GET /livez HTTP/1.0\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 200 [^]*\{"status":"live"\}$/,
+    );
   });
 
   it('answers 408 to a client whose headers never finish, and to a body that trickles in', async () => {
@@ -244,14 +309,25 @@ describe('the admin listener against hostile clients, as the service\'s', () => 
   });
 
   it('closes connections beyond its cap as they arrive', async () => {
-    const sockets = await Promise.all(Array.from({ length: 6 }, () => new Promise<Socket>((resolve) => {
-      const socket = connect(admin.port, '127.0.0.1', () => resolve(socket));
-      socket.on('error', () => undefined);
-    })));
-    const closed = await Promise.all(sockets.map((socket) => new Promise<boolean>((resolve) => {
-      socket.once('close', () => resolve(true));
-      setTimeout(() => resolve(false), 200).unref();
-    })));
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(admin.port, '127.0.0.1', () => resolve(socket));
+            socket.on('error', () => undefined);
+          }),
+      ),
+    );
+    const closed = await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<boolean>((resolve) => {
+            socket.once('close', () => resolve(true));
+            setTimeout(() => resolve(false), 200).unref();
+          }),
+      ),
+    );
     expect(closed.filter(Boolean).length).toBe(2);
     for (const socket of sockets) socket.destroy();
   });

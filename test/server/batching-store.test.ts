@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome,} from '../../src/core/store.js';
+import type { AddOutcome } from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { MemoryStore } from '../helpers/memory-store.js';
 import { DelegatingStore, storeWith } from '../helpers/stores.js';

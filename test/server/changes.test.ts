@@ -19,15 +19,24 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
   });
   afterAll(() => server.stop());
 
-  const put = (id: bigint | string, body: string, headers: Record<string, string> = {}) => server.send({ method: 'PUT', path: `/plants/${id}`, body, headers });
+  const put = (id: bigint | string, body: string, headers: Record<string, string> = {}) =>
+    server.send({ method: 'PUT', path: `/plants/${id}`, body, headers });
   const patch = (id: bigint | string, body: string, headers: Record<string, string> = {}) =>
-    server.send({ method: 'PATCH', path: `/plants/${id}`, body, headers: { 'content-type': 'application/merge-patch+json', ...headers } });
+    server.send({
+      method: 'PATCH',
+      path: `/plants/${id}`,
+      body,
+      headers: { 'content-type': 'application/merge-patch+json', ...headers },
+    });
   const error = (answer: { body: string }) => JSON.parse(answer.body) as { error: number; message: string };
 
   it('PUT creates (201), replaces whole (200), and writes nothing for the same plant, saying which', async () => {
     const created = await put(MAX, '{"name":"Max","tag":"tree"}');
     expect(created).toMatchObject({ status: 201, body: `{"id":${MAX},"name":"Max","tag":"tree"}` });
-    expect(created.headers).toMatchObject({ etag: etagOf({ id: MAX, name: 'Max', tag: 'tree' }), 'plants-outcome': 'created' });
+    expect(created.headers).toMatchObject({
+      etag: etagOf({ id: MAX, name: 'Max', tag: 'tree' }),
+      'plants-outcome': 'created',
+    });
     // A tag left out leaves the plant without one: a PUT replaces whole.
     const replaced = await put(MAX, `{"id":${MAX},"name":"Max"}`);
     expect(replaced).toMatchObject({ status: 200, body: `{"id":${MAX},"name":"Max"}` });
@@ -41,13 +50,22 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
 
   it('PATCH changes only the fields given, null removes the tag, and answers the plant as it now is', async () => {
     await put(1n, '{"name":"Fern","tag":"herb"}');
-    expect(await patch(1n, '{"name":"Fern the Second"}')).toMatchObject({ status: 200, body: '{"id":1,"name":"Fern the Second","tag":"herb"}' });
+    expect(await patch(1n, '{"name":"Fern the Second"}')).toMatchObject({
+      status: 200,
+      body: '{"id":1,"name":"Fern the Second","tag":"herb"}',
+    });
     const untagged = await patch(1n, '{"tag":null}', { 'content-type': 'application/json' });
     expect(untagged).toMatchObject({ status: 200, body: '{"id":1,"name":"Fern the Second"}' });
-    expect(untagged.headers).toMatchObject({ 'plants-outcome': 'updated', etag: etagOf({ id: 1n, name: 'Fern the Second' }) });
+    expect(untagged.headers).toMatchObject({
+      'plants-outcome': 'updated',
+      etag: etagOf({ id: 1n, name: 'Fern the Second' }),
+    });
     expect((await patch(1n, '{}')).headers['plants-outcome']).toBe('unchanged');
     expect(await patch(404n, '{"name":"x"}')).toMatchObject({ status: 404 });
-    expect(error(await patch(404n, '{"name":"x"}'))).toEqual({ error: ERROR_NUMBERS.not_found, message: 'no plant with id 404' });
+    expect(error(await patch(404n, '{"name":"x"}'))).toEqual({
+      error: ERROR_NUMBERS.not_found,
+      message: 'no plant with id 404',
+    });
   });
 
   it.each([
@@ -77,8 +95,13 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
   });
 
   it('refuses a body of another media type, and one that is not JSON', async () => {
-    expect(error(await put(5n, '{"name":"x"}', { 'content-type': 'application/merge-patch+json' }))).toMatchObject({ error: ERROR_NUMBERS.unsupported_media_type });
-    expect(error(await patch(5n, '{"name":"x"}', { 'content-type': 'text/plain' }))).toMatchObject({ error: ERROR_NUMBERS.unsupported_media_type, message: 'the request body must be sent as Content-Type: application/merge-patch+json or application/json' });
+    expect(error(await put(5n, '{"name":"x"}', { 'content-type': 'application/merge-patch+json' }))).toMatchObject({
+      error: ERROR_NUMBERS.unsupported_media_type,
+    });
+    expect(error(await patch(5n, '{"name":"x"}', { 'content-type': 'text/plain' }))).toMatchObject({
+      error: ERROR_NUMBERS.unsupported_media_type,
+      message: 'the request body must be sent as Content-Type: application/merge-patch+json or application/json',
+    });
     expect(error(await put(5n, '{"name":'))).toMatchObject({ error: ERROR_NUMBERS.malformed_json });
   });
 
@@ -91,12 +114,26 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
     const stale = await put(10n, '{"name":"Lost"}', { 'if-match': etag });
     expect(stale.status).toBe(412);
     expect(error(stale)).toMatchObject({ error: ERROR_NUMBERS.precondition_failed });
-    expect((await server.send({ method: 'DELETE', path: '/plants/10', headers: { 'if-match': etag } })).status).toBe(412);
+    expect((await server.send({ method: 'DELETE', path: '/plants/10', headers: { 'if-match': etag } })).status).toBe(
+      412,
+    );
     expect(memory.plants.get(10n)).toEqual({ id: 10n, name: 'Ten', tag: 't' });
     // A list of tags: any of them; a weak tag never matches (a strong comparison).
-    expect((await patch(10n, '{"name":"Ten!"}', { 'if-match': `"nope", ${moved.headers.etag as string}` })).status).toBe(200);
-    expect((await patch(10n, '{"name":"Ten?"}', { 'if-match': `W/${etagOf({ id: 10n, name: 'Ten!', tag: 't' })}` })).status).toBe(412);
-    expect((await server.send({ method: 'DELETE', path: '/plants/10', headers: { 'if-match': etagOf({ id: 10n, name: 'Ten!', tag: 't' }) } })).status).toBe(204);
+    expect(
+      (await patch(10n, '{"name":"Ten!"}', { 'if-match': `"nope", ${moved.headers.etag as string}` })).status,
+    ).toBe(200);
+    expect(
+      (await patch(10n, '{"name":"Ten?"}', { 'if-match': `W/${etagOf({ id: 10n, name: 'Ten!', tag: 't' })}` })).status,
+    ).toBe(412);
+    expect(
+      (
+        await server.send({
+          method: 'DELETE',
+          path: '/plants/10',
+          headers: { 'if-match': etagOf({ id: 10n, name: 'Ten!', tag: 't' }) },
+        })
+      ).status,
+    ).toBe(204);
     // If-Match on no plant: 412, not 404 (RFC 9110 §13.1.1).
     expect((await patch(10n, '{"name":"x"}', { 'if-match': '*' })).status).toBe(412);
     expect((await put(10n, '{"name":"x"}', { 'if-match': '*' })).status).toBe(412);
@@ -115,12 +152,20 @@ describe('PUT and PATCH /plants/{id}, and preconditions: changing plants', () =>
   ])('refuses a precondition it cannot honour plainly: %o', async (headers, message) => {
     const answer = await put(30n, '{"name":"x"}', headers);
     expect(answer.status).toBe(400);
-    expect(error(answer)).toMatchObject({ error: ERROR_NUMBERS.bad_request, message: expect.stringContaining(message) });
+    expect(error(answer)).toMatchObject({
+      error: ERROR_NUMBERS.bad_request,
+      message: expect.stringContaining(message),
+    });
     expect(memory.plants.has(30n)).toBe(false);
   });
 
   it('answers 413 for a body over the limit before it looks at the id', async () => {
-    const answer = await server.send({ method: 'DELETE', path: '/plants/1e3', body: ' '.repeat(70_000), headers: { 'content-type': 'application/json' } });
+    const answer = await server.send({
+      method: 'DELETE',
+      path: '/plants/1e3',
+      body: ' '.repeat(70_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(413);
   });
 });
@@ -131,16 +176,25 @@ describe('a change the disk has no room for', () => {
     const store = await FileStore.open(join(await tempDir(), 'plants.json'), { fs });
     const server = await startServer(new BatchingStore(store));
     try {
-      expect((await server.send({ method: 'PUT', path: '/plants/1', body: '{"name":"Fern","tag":"herb"}' })).status).toBe(201);
+      expect(
+        (await server.send({ method: 'PUT', path: '/plants/1', body: '{"name":"Fern","tag":"herb"}' })).status,
+      ).toBe(201);
       fs.room = 0;
-      for (const [method, body] of [['PUT', '{"name":"Oak"}'], ['PATCH', '{"tag":null}']] as const) {
+      for (const [method, body] of [
+        ['PUT', '{"name":"Oak"}'],
+        ['PATCH', '{"tag":null}'],
+      ] as const) {
         const answer = await server.send({ method, path: '/plants/1', body });
         expect(answer.status).toBe(503);
         expect(answer.headers['retry-after']).toBe('1');
       }
       expect((await server.send({ method: 'DELETE', path: '/plants/1' })).status).toBe(503);
       fs.room = Infinity;
-      expect(JSON.parse((await server.send({ method: 'GET', path: '/plants/1' })).body)).toEqual({ id: 1, name: 'Fern', tag: 'herb' });
+      expect(JSON.parse((await server.send({ method: 'GET', path: '/plants/1' })).body)).toEqual({
+        id: 1,
+        name: 'Fern',
+        tag: 'herb',
+      });
     } finally {
       await server.stop();
       await store.close();

@@ -4,7 +4,7 @@ import { tempDir } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome,} from '../../src/core/store.js';
+import type { AddOutcome } from '../../src/core/store.js';
 import { BatchingStore } from '../../src/server/batching-store.js';
 import { FileStore } from '../../src/store/file/file-store.js';
 import { MemoryStore } from '../helpers/memory-store.js';
@@ -25,7 +25,9 @@ async function sameIdBurst(server: RunningServer, count: number): Promise<number
   const pool = new Pool(server.url, { connections: count });
   try {
     const answers = await Promise.all(
-      Array.from({ length: count }, (_, index) => server.send({ body: `{"id": 77, "name": "racer ${index}"}`, dispatcher: pool })),
+      Array.from({ length: count }, (_, index) =>
+        server.send({ body: `{"id": 77, "name": "racer ${index}"}`, dispatcher: pool }),
+      ),
     );
     for (const answer of answers.filter((one) => one.status !== 200)) {
       expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.duplicate_id });

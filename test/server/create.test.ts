@@ -36,7 +36,11 @@ describe('POST /plants, the contract', () => {
   });
 
   it('accepts charset and case variations of application/json, and ignores a query string', async () => {
-    const answer = await server.send({ path: '/plants?x=1', headers: { 'content-type': 'Application/JSON; charset=UTF-8' }, body: '{"id": 3, "name": "Ivy"}' });
+    const answer = await server.send({
+      path: '/plants?x=1',
+      headers: { 'content-type': 'Application/JSON; charset=UTF-8' },
+      body: '{"id": 3, "name": "Ivy"}',
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -52,7 +56,10 @@ describe('POST /plants, the contract', () => {
     for (const id of ['9223372036854775808', '-9223372036854775809', '1e19']) {
       const answer = await server.send({ body: `{"id": ${id}, "name": "Too big"}` });
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.invalid_plant, message: expect.stringMatching(/id must be between/) });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        error: ERROR_NUMBERS.invalid_plant,
+        message: expect.stringMatching(/id must be between/),
+      });
     }
     // 9223372036854775808 is what JSON.parse would have made of the max; it must not be taken as it.
     expect(store.plants.has(2n ** 63n)).toBe(false);
@@ -73,8 +80,18 @@ describe('POST /plants, the contract', () => {
     ['a fractional id', '{"id": 1.5, "name": "a"}', 'invalid_plant', /id must be an integer/],
     ['a name of the wrong type', '{"id": 21, "name": 5}', 'invalid_plant', /name must be a string/],
     ['a tag of null', '{"id": 22, "name": "a", "tag": null}', 'invalid_plant', /tag must be a string/],
-    ['a name over 1,000 characters', `{"id": 23, "name": "${'\\ud83c\\udf31'.repeat(1001)}"}`, 'invalid_plant', /name must be at most 1,000 characters/],
-    ['a raw control character in a string (not JSON)', '{"id": 24, "name": "a\tb"}', 'malformed_json', /not valid JSON/],
+    [
+      'a name over 1,000 characters',
+      `{"id": 23, "name": "${'\\ud83c\\udf31'.repeat(1001)}"}`,
+      'invalid_plant',
+      /name must be at most 1,000 characters/,
+    ],
+    [
+      'a raw control character in a string (not JSON)',
+      '{"id": 24, "name": "a\tb"}',
+      'malformed_json',
+      /not valid JSON/,
+    ],
   ];
   it.each(invalid)('answers 400 for %s', async (_what, body, code, message) => {
     const answer = await server.send({ body });
@@ -85,7 +102,10 @@ describe('POST /plants, the contract', () => {
   it('answers 400 malformed_json for a body that is not UTF-8', async () => {
     const answer = await server.send({ body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.malformed_json, message: expect.stringMatching(/UTF-8/) });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      error: ERROR_NUMBERS.malformed_json,
+      message: expect.stringMatching(/UTF-8/),
+    });
   });
 
   it.each([['text/plain'], ['application/jsonx'], ['application/x-www-form-urlencoded'], ['']])(
@@ -102,7 +122,10 @@ describe('POST /plants, the contract', () => {
     expect((await server.send({ body: '{"id": 40, "name": "First"}' })).status).toBe(200);
     const answer = await server.send({ body: '{"id": 40, "name": "Second"}' });
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.duplicate_id, message: 'a plant with id 40 already exists' });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: ERROR_NUMBERS.duplicate_id,
+      message: 'a plant with id 40 already exists',
+    });
     expect(store.plants.get(40n)?.name).toBe('First');
   });
 
@@ -130,7 +153,8 @@ describe('POST /plants on the file store', () => {
     const path = join(await tempDir(), 'plants.json');
     const server = await startServer(new BatchingStore(await FileStore.open(path)));
     try {
-      for (const id of [MAX, MIN]) expect((await server.send({ body: `{"id": ${id}, "name": "n${id}"}` })).status).toBe(200);
+      for (const id of [MAX, MIN])
+        expect((await server.send({ body: `{"id": ${id}, "name": "n${id}"}` })).status).toBe(200);
       expect((await server.send({ body: '{"id": 9223372036854775808, "name": "x"}' })).status).toBe(400);
       const stored = await storedPlants(path);
       expect([...stored.keys()]).toEqual([BigInt(MIN), BigInt(MAX)]);

@@ -34,7 +34,12 @@ function parseAnswers(bytes: Buffer): Answer[] {
     const end = rest.indexOf('\r\n\r\n');
     if (end === -1) return answers;
     const [statusLine, ...fields] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(':')).toLowerCase(), field.slice(field.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      fields.map((field) => [
+        field.slice(0, field.indexOf(':')).toLowerCase(),
+        field.slice(field.indexOf(':') + 1).trim(),
+      ]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     if (rest.length < end + 4 + length) return answers;
     answers.push({ status: Number(statusLine?.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
@@ -111,14 +116,17 @@ describe('the HTTP version of a request (RFC 9110 and 9112)', () => {
     expect(store.plants.has(30n) || store.plants.has(31n)).toBe(false);
   });
 
-  it.each([['HTTP/3.0'], ['HTTP/1.2'], ['HTTP/2']])('answers %s, which node:http cannot parse, with 400 and an Error body', async (version) => {
-    const socket = await opened(server.port);
-    socket.write(post(40, version));
-    const { answers, closed } = await answersOn(socket, 1);
-    expect(answers[0]?.status).toBe(400);
-    expectDocumentedAnswer(answers[0]!, { method: 'POST', path: '/plants' });
-    expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: ERROR_NUMBERS.bad_request });
-    await closed;
-    expect(store.plants.has(40n)).toBe(false);
-  });
+  it.each([['HTTP/3.0'], ['HTTP/1.2'], ['HTTP/2']])(
+    'answers %s, which node:http cannot parse, with 400 and an Error body',
+    async (version) => {
+      const socket = await opened(server.port);
+      socket.write(post(40, version));
+      const { answers, closed } = await answersOn(socket, 1);
+      expect(answers[0]?.status).toBe(400);
+      expectDocumentedAnswer(answers[0]!, { method: 'POST', path: '/plants' });
+      expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: ERROR_NUMBERS.bad_request });
+      await closed;
+      expect(store.plants.has(40n)).toBe(false);
+    },
+  );
 });

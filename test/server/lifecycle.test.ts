@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ERROR_NUMBERS } from '../../src/core/errors.js';
 import type { NewPlant } from '../../src/core/schemas.js';
-import type { AddOutcome,} from '../../src/core/store.js';
+import type { AddOutcome } from '../../src/core/store.js';
 import { createPlantServer } from '../../src/server/app.js';
 import { isStopping, listen, stopServer } from '../../src/server/lifecycle.js';
 import { MemoryStore } from '../helpers/memory-store.js';
@@ -83,7 +83,9 @@ describe('listen and stopServer', () => {
     const address = await listen(server, 0, '127.0.0.1');
     expect(address.port).toBeGreaterThan(0);
     expect(address.url).toBe(`http://127.0.0.1:${address.port}`);
-    await expect(listen(createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] }), address.port, '127.0.0.1')).rejects.toThrow(/EADDRINUSE/);
+    await expect(
+      listen(createPlantServer({ store: new MemoryStore(), tokens: [TOKEN] }), address.port, '127.0.0.1'),
+    ).rejects.toThrow(/EADDRINUSE/);
     await stopServer(server);
   });
 
@@ -170,7 +172,11 @@ describe('listen and stopServer', () => {
 
 /** A server that waits 300 ms for headers and 600 ms for a whole request. */
 async function impatientServer() {
-  const server = createPlantServer({ store: new MemoryStore(), tokens: [TOKEN], limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+  const server = createPlantServer({
+    store: new MemoryStore(),
+    tokens: [TOKEN],
+    limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 },
+  });
   const { port } = await listen(server, 0, '127.0.0.1');
   return { server, port };
 }
@@ -187,7 +193,9 @@ describe('timeouts against slow clients', () => {
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       // Names both limits: node does not say which one fired.
-      expect(answer).toContain(`{"error":${ERROR_NUMBERS.request_timeout},"message":"the request was not received in time: its headers must come within 0.3 seconds, all of it within 0.6"}`);
+      expect(answer).toContain(
+        `{"error":${ERROR_NUMBERS.request_timeout},"message":"the request was not received in time: its headers must come within 0.3 seconds, all of it within 0.6"}`,
+      );
     } finally {
       await stopServer(server, { graceMs: 100 });
     }
@@ -198,7 +206,9 @@ describe('timeouts against slow clients', () => {
     try {
       const slow = await openSocket(port);
       const received = readUntilClosed(slow);
-      slow.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+      slow.write(
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+      );
       const trickle = setInterval(() => slow.write(' '), 100);
       const started = Date.now();
       const answer = await received;

@@ -38,7 +38,9 @@ describe('openapi.json', () => {
     expect(Object.keys(openapi.paths)).toEqual(['/plants', '/plants/count', '/plants/{id}']);
     // Every operation but the contract's own is marked as an extension.
     const operations = Object.entries(openapi.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).filter(([method]) => method !== 'parameters').map(([method, operation]) => [`${method} ${path}`, operation['x-plants-extension'] === true] as const),
+      Object.entries(methods)
+        .filter(([method]) => method !== 'parameters')
+        .map(([method, operation]) => [`${method} ${path}`, operation['x-plants-extension'] === true] as const),
     );
     expect(operations.sort()).toEqual([
       ['delete /plants/{id}', true],
@@ -52,7 +54,9 @@ describe('openapi.json', () => {
     const post = openapi.paths['/plants']?.post;
     expect(post?.requestBody.required).toBe(true);
     expect(post?.requestBody.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/NewPlant' });
-    expect(resolve(post!.responses['200']!).content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Plant' });
+    expect(resolve(post!.responses['200']!).content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/Plant',
+    });
   });
 
   it('gives every status the server answers an Error body, with the headers it sends', () => {
@@ -60,7 +64,13 @@ describe('openapi.json', () => {
     expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '413', '500', '503']);
     const named = openapi.components.responses;
     const failures = Object.values(openapi.paths).flatMap((methods) =>
-      Object.entries(methods).filter(([method]) => method !== 'parameters').flatMap(([, operation]) => Object.entries(operation.responses).filter(([status]) => Number(status) >= 400).map(([, response]) => response)),
+      Object.entries(methods)
+        .filter(([method]) => method !== 'parameters')
+        .flatMap(([, operation]) =>
+          Object.entries(operation.responses)
+            .filter(([status]) => Number(status) >= 400)
+            .map(([, response]) => response),
+        ),
     );
     for (const response of [...failures, ...Object.values(named)]) {
       expect(resolve(response).content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
@@ -88,7 +98,10 @@ describe('openapi.json', () => {
 
   it('documents the error numbers of the catalogue and the default limits', () => {
     const description = (openapi.info as { description?: string }).description ?? '';
-    const documented = [...description.matchAll(/(\d{4}) ([a-z_]+)/g)].map(([, number, code]) => [code, Number(number)]);
+    const documented = [...description.matchAll(/(\d{4}) ([a-z_]+)/g)].map(([, number, code]) => [
+      code,
+      Number(number),
+    ]);
     // Every number of the service's part of the catalogue (1001-1999), each with its code.
     expect(documented.length).toBe(Object.values(ERROR_NUMBERS).filter((number) => number < 2000).length);
     for (const [code, number] of documented) expect(ERROR_NUMBERS[code as keyof typeof ERROR_NUMBERS]).toBe(number);
@@ -116,8 +129,19 @@ describe('openapi.json', () => {
     it('gives string fields the type string, and accepts exactly the strings zod does, at and past the limit', () => {
       const long = LIMITS.textMaxCharacters;
       const samples = [
-        '', 'Fern', '\u0000\t\n\u001b[31m\u007f\u0085', '\ud800', 'x\udfff', '\u200f\u202eesreveR', '\u{1F331}',
-        'x'.repeat(long), 'x'.repeat(long + 1), '\u{1F331}'.repeat(long), '\u{1F331}'.repeat(long + 1), '\ud800'.repeat(long), '\udc00'.repeat(long + 1),
+        '',
+        'Fern',
+        '\u0000\t\n\u001b[31m\u007f\u0085',
+        '\ud800',
+        'x\udfff',
+        '\u200f\u202eesreveR',
+        '\u{1F331}',
+        'x'.repeat(long),
+        'x'.repeat(long + 1),
+        '\u{1F331}'.repeat(long),
+        '\u{1F331}'.repeat(long + 1),
+        '\ud800'.repeat(long),
+        '\udc00'.repeat(long + 1),
       ];
       const others = { id: 1, name: 'n', error: 1, message: 'm' };
       for (const [field, zodField] of Object.entries(fromZod.properties ?? {})) {
@@ -161,13 +185,19 @@ describe('openapi.json', () => {
         }
       }
       // Every documented integer was checked above: none slipped through as a typed zod field.
-      const documentedIntegers = Object.entries(documented.properties ?? {}).filter(([, field]) => resolve(field).type === 'integer');
+      const documentedIntegers = Object.entries(documented.properties ?? {}).filter(
+        ([, field]) => resolve(field).type === 'integer',
+      );
       expect(checked.sort()).toEqual(documentedIntegers.map(([field]) => field).sort());
     });
   });
 
-  it('documents the length limit of names and tags, and no other restriction of the contract\'s strings', () => {
-    expect(openapi.components.schemas.Text).toEqual({ type: 'string', maxLength: LIMITS.textMaxCharacters, description: expect.any(String) });
+  it("documents the length limit of names and tags, and no other restriction of the contract's strings", () => {
+    expect(openapi.components.schemas.Text).toEqual({
+      type: 'string',
+      maxLength: LIMITS.textMaxCharacters,
+      description: expect.any(String),
+    });
   });
 
   it('documents the query parameters the server takes, no more and no fewer: a search as long as a name', () => {

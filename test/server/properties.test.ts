@@ -20,7 +20,11 @@ const TOKEN_CHARS = ['t', 'T', '1', '2', '-', '_', ' ', '=', '~'];
 
 /** A string with a few random edits: characters deleted, inserted or replaced. */
 function mutate(text: string, chars: readonly string[] = JSON_CHARS) {
-  const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'insert', 'replace'), char: fc.constantFrom(...chars) });
+  const edit = fc.record({
+    at: fc.nat(),
+    kind: fc.constantFrom('delete', 'insert', 'replace'),
+    char: fc.constantFrom(...chars),
+  });
   return fc.array(edit, { minLength: 1, maxLength: 4 }).map((edits) =>
     edits.reduce((current, { at, kind, char }) => {
       const index = current.length === 0 ? 0 : at % current.length;
@@ -34,54 +38,123 @@ function mutate(text: string, chars: readonly string[] = JSON_CHARS) {
 // --- Authorization: the right token, a mutant of it, another scheme, noise, or none. ---
 // Weighted so that most requests pass each gate and reach the body; the rest probe the gates.
 const authorization = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ valid: fc.constant(true), value: fc.tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER'), fc.constantFrom(TOKEN, OTHER_TOKEN)).map(([s, t]) => `${s} ${t}`) }) },
-  fc.record({ valid: fc.constant(false), value: mutate(TOKEN, TOKEN_CHARS)
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      valid: fc.constant(true),
+      value: fc
+        .tuple(fc.constantFrom('Bearer', 'bearer', 'BEARER'), fc.constantFrom(TOKEN, OTHER_TOKEN))
+        .map(([s, t]) => `${s} ${t}`),
+    }),
+  },
+  fc.record({
+    valid: fc.constant(false),
+    value: mutate(TOKEN, TOKEN_CHARS)
       // RFC 6750 allows any number of spaces after the scheme, and node trims the header's ends.
-      .filter((t) => t.trim() !== TOKEN && t.trim() !== OTHER_TOKEN).map((t) => `Bearer ${t}`) }),
-  fc.record({ valid: fc.constant(false), value: fc.constantFrom(`Basic ${TOKEN}`, TOKEN, 'Bearer', `Bearer  ${TOKEN}x`) }),
+      .filter((t) => t.trim() !== TOKEN && t.trim() !== OTHER_TOKEN)
+      .map((t) => `Bearer ${t}`),
+  }),
+  fc.record({
+    valid: fc.constant(false),
+    value: fc.constantFrom(`Basic ${TOKEN}`, TOKEN, 'Bearer', `Bearer  ${TOKEN}x`),
+  }),
   fc.record({ valid: fc.constant(false), value: headerText() }),
   fc.record({ valid: fc.constant(false), value: fc.constant(undefined) }),
 );
 
 const contentType = fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;charset=UTF-8', ' application/json ') },
+  {
+    weight: 12,
+    arbitrary: fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON;charset=UTF-8',
+      ' application/json ',
+    ),
+  },
   fc.constantFrom('text/plain', 'application/jsonp', 'application/x-www-form-urlencoded', 'json'),
   headerText(),
   fc.constant(undefined),
 );
 
-const method = fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'));
-
+const method = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('POST') },
+  fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+);
 
 const path = fc.oneof(
   { weight: 12, arbitrary: fc.constant('/plants') },
   fc.webQueryParameters().map((query) => `/plants?${query}`),
   fc.webPath().map((p) => (p.startsWith('/') ? p : `/${p}`)),
-  fc.constantFrom('/', '/plants/', '/plants/1', '/plants/-7', '/plants/01', '/plants/1e3', '/PLANTS', '/plants?limit=2', '/plants?after=5&tag=x', '/plants?limit=0', '/plants?bogus=1'),
+  fc.constantFrom(
+    '/',
+    '/plants/',
+    '/plants/1',
+    '/plants/-7',
+    '/plants/01',
+    '/plants/1e3',
+    '/PLANTS',
+    '/plants?limit=2',
+    '/plants?after=5&tag=x',
+    '/plants?limit=0',
+    '/plants?bogus=1',
+  ),
 );
 
 // --- Bodies: valid NewPlants (ids from a small range collide on purpose), their mutants, noise. ---
 const name = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 30 });
 const validPlant = fc.record(
-  { id: fc.oneof(fc.bigInt({ min: 1n, max: 40n }), fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX)), name, tag: name },
+  {
+    id: fc.oneof(
+      fc.bigInt({ min: 1n, max: 40n }),
+      fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+      fc.constantFrom(INT64_MIN, INT64_MAX),
+    ),
+    name,
+    tag: name,
+  },
   { requiredKeys: ['id', 'name'] },
 );
 const plantText = (plant: { id: bigint; name: string; tag?: string }) =>
   `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
 
-type Body = { kind: 'valid'; plant: { id: bigint; name: string; tag?: string }; bytes: Buffer } | { kind: 'other'; bytes: Buffer };
+type Body =
+  | { kind: 'valid'; plant: { id: bigint; name: string; tag?: string }; bytes: Buffer }
+  | { kind: 'other'; bytes: Buffer };
 const body: fc.Arbitrary<Body> = fc.oneof(
-  { weight: 4, arbitrary: validPlant.map((plant) => ({ kind: 'valid' as const, plant, bytes: Buffer.from(plantText(plant)) })) },
-  { weight: 3, arbitrary: validPlant.chain((plant) => mutate(plantText(plant))).map((text) => ({ kind: 'other' as const, bytes: Buffer.from(text) })) },
-  { weight: 1, arbitrary: fc.json({ maxDepth: 3 }).map((text) => ({ kind: 'other' as const, bytes: Buffer.from(text) })) },
+  {
+    weight: 4,
+    arbitrary: validPlant.map((plant) => ({ kind: 'valid' as const, plant, bytes: Buffer.from(plantText(plant)) })),
+  },
+  {
+    weight: 3,
+    arbitrary: validPlant
+      .chain((plant) => mutate(plantText(plant)))
+      .map((text) => ({ kind: 'other' as const, bytes: Buffer.from(text) })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.json({ maxDepth: 3 }).map((text) => ({ kind: 'other' as const, bytes: Buffer.from(text) })),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .record({ id: fc.jsonValue({ maxDepth: 1 }), name: fc.jsonValue({ maxDepth: 1 }), tag: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] })
+      .record(
+        { id: fc.jsonValue({ maxDepth: 1 }), name: fc.jsonValue({ maxDepth: 1 }), tag: fc.jsonValue({ maxDepth: 1 }) },
+        { requiredKeys: [] },
+      )
       .map((fields) => ({ kind: 'other' as const, bytes: Buffer.from(JSON.stringify(fields)) })),
   },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ kind: 'other' as const, bytes: Buffer.from(bytes) })) },
-  { weight: 1, arbitrary: fc.integer({ min: MAX_BODY + 1, max: MAX_BODY * 4 }).map((size) => ({ kind: 'other' as const, bytes: Buffer.alloc(size, 0x20) })) },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ kind: 'other' as const, bytes: Buffer.from(bytes) })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: MAX_BODY + 1, max: MAX_BODY * 4 })
+      .map((size) => ({ kind: 'other' as const, bytes: Buffer.alloc(size, 0x20) })),
+  },
 );
 
 const request = fc.record({ authorization, contentType, method, path, body });
@@ -95,7 +168,8 @@ function expectedRefusal(req: Request): number | undefined {
   if (!match.methods.includes(req.method)) return 405;
   const mediaType = (req.contentType ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if ((req.method === 'POST' || req.method === 'PUT') && mediaType !== 'application/json') return 400;
-  if (req.method === 'PATCH' && mediaType !== 'application/json' && mediaType !== 'application/merge-patch+json') return 400;
+  if (req.method === 'PATCH' && mediaType !== 'application/json' && mediaType !== 'application/merge-patch+json')
+    return 400;
   if (req.body.bytes.length > MAX_BODY) return 413;
   return undefined;
 }
@@ -142,7 +216,9 @@ describe('the server under random and mutated requests (fast-check)', () => {
           const answer = answers[index]!;
           // server.send has checked status, headers and body against openapi.json already.
           expect([200, 201, 204, 400, 401, 404, 405, 413]).toContain(answer.status);
-          const refusal = expectedRefusal(req.method === 'GET' ? { ...req, body: { kind: 'other', bytes: Buffer.alloc(0) } } : req);
+          const refusal = expectedRefusal(
+            req.method === 'GET' ? { ...req, body: { kind: 'other', bytes: Buffer.alloc(0) } } : req,
+          );
           if (refusal !== undefined) {
             expect(answer.status, answer.body).toBe(refusal);
             if (refusal === 400) expect(JSON.parse(answer.body).error).toBe(ERROR_NUMBERS.unsupported_media_type);
@@ -168,9 +244,16 @@ describe('the server under random and mutated requests (fast-check)', () => {
           const { plant } = req.body;
           // Another request of the run that changes this plant (PUT, PATCH, DELETE) may come before
           // or after this one: the store then holds what that one left.
-          const changedBeside = requests.some((other) => other !== req && ['PUT', 'PATCH', 'DELETE'].includes(other.method) && PLANT_ROUTES.match(other.path)?.params.id === String(plant.id));
+          const changedBeside = requests.some(
+            (other) =>
+              other !== req &&
+              ['PUT', 'PATCH', 'DELETE'].includes(other.method) &&
+              PLANT_ROUTES.match(other.path)?.params.id === String(plant.id),
+          );
           if (answer.status === 200) {
-            expect(JSON.parse(answer.body)).toEqual(plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag });
+            expect(JSON.parse(answer.body)).toEqual(
+              plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag },
+            );
             expect(winners.has(plant.id), `a second 200 for id ${plant.id}`).toBe(false);
             winners.add(plant.id);
             if (!changedBeside) expect(memory.plants.get(plant.id)).toEqual(plant);

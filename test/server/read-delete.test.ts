@@ -16,7 +16,12 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer(store);
-    for (const body of [`{"id":${MAX},"name":"Max","tag":"tree"}`, `{"id":${MIN},"name":"Min"}`, '{"id":1,"name":"One","tag":"herb"}', '{"id":2,"name":"Two","tag":"tree"}']) {
+    for (const body of [
+      `{"id":${MAX},"name":"Max","tag":"tree"}`,
+      `{"id":${MIN},"name":"Min"}`,
+      '{"id":1,"name":"One","tag":"herb"}',
+      '{"id":2,"name":"Two","tag":"tree"}',
+    ]) {
       expect((await server.send({ body })).status).toBe(200);
     }
     for (let id = 100; id < 1_200; id += 1) await store.addAll([{ id: BigInt(id), name: `p${id}` }]);
@@ -28,7 +33,11 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
   it('lists plants in id order with their ids, exactly, 100 a page by default, and pages by after', async () => {
     const first = await get('/plants');
     expect(first.status).toBe(200);
-    expect(first.body.startsWith(`[{"id":${MIN},"name":"Min"},{"id":1,"name":"One","tag":"herb"},{"id":2,"name":"Two","tag":"tree"},{"id":100,`)).toBe(true);
+    expect(
+      first.body.startsWith(
+        `[{"id":${MIN},"name":"Min"},{"id":1,"name":"One","tag":"herb"},{"id":2,"name":"Two","tag":"tree"},{"id":100,`,
+      ),
+    ).toBe(true);
     expect((parseJson(first.body) as unknown[]).length).toBe(100);
     const page = await get('/plants?limit=3&after=1150');
     expect(page.body).toBe('[{"id":1151,"name":"p1151"},{"id":1152,"name":"p1152"},{"id":1153,"name":"p1153"}]');
@@ -39,7 +48,9 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
   });
 
   it('lists only the plants with a tag, percent-encoded as any query', async () => {
-    expect((await get('/plants?tag=tree')).body).toBe(`[{"id":2,"name":"Two","tag":"tree"},{"id":${MAX},"name":"Max","tag":"tree"}]`);
+    expect((await get('/plants?tag=tree')).body).toBe(
+      `[{"id":2,"name":"Two","tag":"tree"},{"id":${MAX},"name":"Max","tag":"tree"}]`,
+    );
     expect((await get('/plants?tag=%F0%9F%8C%B1')).body).toBe('[]');
   });
 
@@ -59,7 +70,10 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
   ])('refuses GET /plants?%s with 400 invalid_parameter', async (query, message) => {
     const answer = await get(`/plants?${query}`);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.invalid_parameter, message: expect.stringMatching(message) });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: ERROR_NUMBERS.invalid_parameter,
+      message: expect.stringMatching(message),
+    });
   });
 
   it('gets one plant by id, the int64 bounds exactly, and 404 for none', async () => {
@@ -70,13 +84,19 @@ describe('GET /plants, GET and DELETE /plants/{id}: the extensions', () => {
     expect(JSON.parse(none.body)).toEqual({ error: ERROR_NUMBERS.not_found, message: 'no plant with id 3' });
   });
 
-  it.each(['01', '+1', '1e3', '0x10', '9223372036854775808', '-0', 'abc', '%'])('refuses the id %s in a path with 400 invalid_parameter', async (id) => {
-    for (const method of ['GET', 'DELETE'] as const) {
-      const answer = await server.send({ method, path: `/plants/${id}` });
-      expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.invalid_parameter, message: expect.stringMatching(/^the id in the path must be an int64 in base 10/) });
-    }
-  });
+  it.each(['01', '+1', '1e3', '0x10', '9223372036854775808', '-0', 'abc', '%'])(
+    'refuses the id %s in a path with 400 invalid_parameter',
+    async (id) => {
+      for (const method of ['GET', 'DELETE'] as const) {
+        const answer = await server.send({ method, path: `/plants/${id}` });
+        expect(answer.status).toBe(400);
+        expect(JSON.parse(answer.body)).toMatchObject({
+          error: ERROR_NUMBERS.invalid_parameter,
+          message: expect.stringMatching(/^the id in the path must be an int64 in base 10/),
+        });
+      }
+    },
+  );
 
   it('deletes with 204 and no body, then 404; the id can then be created again', async () => {
     const deleted = await server.send({ method: 'DELETE', path: '/plants/1' });
@@ -95,14 +115,22 @@ describe('a page is stable under concurrent creates', () => {
     const path = join(await tempDir(), 'plants.json');
     const server = await startServer(new BatchingStore(await FileStore.open(path, { checkpointAt: 500 })));
     try {
-      for (let id = 0; id < 3_000; id += 2) expect((await server.send({ body: `{"id":${id},"name":"even"}` })).status).toBe(200);
+      for (let id = 0; id < 3_000; id += 2)
+        expect((await server.send({ body: `{"id":${id},"name":"even"}` })).status).toBe(200);
       let creating = true;
       const creator = (async () => {
         for (let id = 1; creating && id < 3_000; id += 2) await server.send({ body: `{"id":${id},"name":"odd"}` });
       })();
       const seen: bigint[] = [];
-      for (let after: string | undefined; ; ) {
-        const page = parseJson((await server.send({ method: 'GET', path: `/plants?limit=37${after === undefined ? '' : `&after=${after}`}` })).body) as { id: unknown }[];
+      for (let after: string | undefined; ;) {
+        const page = parseJson(
+          (
+            await server.send({
+              method: 'GET',
+              path: `/plants?limit=37${after === undefined ? '' : `&after=${after}`}`,
+            })
+          ).body,
+        ) as { id: unknown }[];
         if (page.length === 0) break;
         for (const plant of page) seen.push(BigInt(stringifyJson(plant.id)));
         after = stringifyJson(page.at(-1)!.id);

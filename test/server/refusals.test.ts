@@ -48,24 +48,39 @@ describe('refusals before the body: token, path, method, size', () => {
     ['the same token twice', [TOKEN, TOKEN]],
     ['a good token and a bad one', [TOKEN, 'wrong']],
     ['a bad token and a good one', ['wrong', TOKEN]],
-  ])('answers 400 with an Error body for two Authorization headers (%s), and creates nothing', async (_what, tokens) => {
-    const headers = tokens.map((token) => `Authorization: Bearer ${token}\r\n`).join('');
-    const answer = await rawExchange(server.port, `POST /plants HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `);
-    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(answer).toContain(`{"error":${ERROR_NUMBERS.bad_request},"message":"the request has more than one Authorization header"}`);
-    expect(store.plants.has(300n)).toBe(false);
-  });
-
-  it.each([`/${TOKEN}/plants`, `/plants;token=${TOKEN}`, `/plants%3Ftoken=${TOKEN}`, `/plants?token=${TOKEN}`, `/plants/${TOKEN}`])(
-    'never writes a path into the log, only the route: %s',
-    async (path) => {
-      await server.send({ path, body: PLANT });
-      await new Promise((logged) => setTimeout(logged, 50));
-      expect(server.lines.join('\n')).not.toContain(TOKEN);
-      const logged = path.startsWith('/plants?') ? / POST \/plants \d{3} \d+ms request-id=[\w-]+$/ : path.startsWith('/plants/') ? / POST \/plants\/\{id\} 405 \d+ms request-id=[\w-]+$/ : / POST \(other path\) 404 \d+ms request-id=[\w-]+$/;
-      expect(server.lines.at(-1)).toMatch(logged);
+  ])(
+    'answers 400 with an Error body for two Authorization headers (%s), and creates nothing',
+    async (_what, tokens) => {
+      const headers = tokens.map((token) => `Authorization: Bearer ${token}\r\n`).join('');
+      const answer = await rawExchange(
+        server.port,
+        `POST /plants HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain(
+        `{"error":${ERROR_NUMBERS.bad_request},"message":"the request has more than one Authorization header"}`,
+      );
+      expect(store.plants.has(300n)).toBe(false);
     },
   );
+
+  it.each([
+    `/${TOKEN}/plants`,
+    `/plants;token=${TOKEN}`,
+    `/plants%3Ftoken=${TOKEN}`,
+    `/plants?token=${TOKEN}`,
+    `/plants/${TOKEN}`,
+  ])('never writes a path into the log, only the route: %s', async (path) => {
+    await server.send({ path, body: PLANT });
+    await new Promise((logged) => setTimeout(logged, 50));
+    expect(server.lines.join('\n')).not.toContain(TOKEN);
+    const logged = path.startsWith('/plants?')
+      ? / POST \/plants \d{3} \d+ms request-id=[\w-]+$/
+      : path.startsWith('/plants/')
+        ? / POST \/plants\/\{id\} 405 \d+ms request-id=[\w-]+$/
+        : / POST \(other path\) 404 \d+ms request-id=[\w-]+$/;
+    expect(server.lines.at(-1)).toMatch(logged);
+  });
 
   it('authenticates before routing: a stranger learns nothing about paths or methods', async () => {
     expect((await server.send({ anonymous: true, path: '/nope', method: 'GET' })).status).toBe(401);
@@ -73,17 +88,28 @@ describe('refusals before the body: token, path, method, size', () => {
   });
 
   it('accepts every configured token, with the scheme in any case', async () => {
-    const first = await server.send({ anonymous: true, headers: { authorization: `bearer ${OTHER_TOKEN}` }, body: '{"id": 100, "name": "a"}' });
+    const first = await server.send({
+      anonymous: true,
+      headers: { authorization: `bearer ${OTHER_TOKEN}` },
+      body: '{"id": 100, "name": "a"}',
+    });
     expect(first.status).toBe(200);
-    const second = await server.send({ anonymous: true, headers: { authorization: `BEARER ${TOKEN}` }, body: '{"id": 101, "name": "a"}' });
+    const second = await server.send({
+      anonymous: true,
+      headers: { authorization: `BEARER ${TOKEN}` },
+      body: '{"id": 101, "name": "a"}',
+    });
     expect(second.status).toBe(200);
   });
 
-  it.each([['/'], ['/plants/'], ['/plants/1/x'], ['/Plants'], ['/v1/plants']])('answers 404 for the path %s', async (path) => {
-    const answer = await server.send({ path, body: PLANT });
-    expect(answer.status).toBe(404);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.not_found });
-  });
+  it.each([['/'], ['/plants/'], ['/plants/1/x'], ['/Plants'], ['/v1/plants']])(
+    'answers 404 for the path %s',
+    async (path) => {
+      const answer = await server.send({ path, body: PLANT });
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: ERROR_NUMBERS.not_found });
+    },
+  );
 
   it.each([
     ['PUT', '/plants', 'GET, POST'],
@@ -119,11 +145,18 @@ describe('refusals before the body: token, path, method, size', () => {
     const hugeHeaders = await rawExchange(server.port, `POST /plants HTTP/1.1\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(hugeHeaders).toMatch(/^HTTP\/1\.1 431 /);
     expect(hugeHeaders).toContain(`{"error":${ERROR_NUMBERS.headers_too_large},`);
-    const tunnel = await rawExchange(server.port, `CONNECT example.com:443 HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    const tunnel = await rawExchange(
+      server.port,
+      `CONNECT example.com:443 HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
+    );
     expect(tunnel).toMatch(/^HTTP\/1\.1 404 /);
     expect(tunnel).toContain(`{"error":${ERROR_NUMBERS.not_found},`);
     // Each is in the request log, too: a CONNECT's target is no route of ours, and is not named.
-    expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual(['- - 400 0ms', '- - 431 0ms', 'CONNECT (other path) 404 0ms']);
+    expect(server.lines.slice(-3).map((line) => line.replace(/^\S+ /, ''))).toEqual([
+      '- - 400 0ms',
+      '- - 431 0ms',
+      'CONNECT (other path) 404 0ms',
+    ]);
   });
 
   it('takes a client that leaves mid-body as gone, not as a failure of its own', async () => {
@@ -131,7 +164,9 @@ describe('refusals before the body: token, path, method, size', () => {
     const plantsBefore = store.plants.size;
     const socket = connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.on('connect', resolve));
-    socket.write(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`);
+    socket.write(
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -26,12 +26,25 @@ describe.each(['text', 'json'] as LogFormat[])('request ids, and the request log
     return server.lines.at(-1) ?? '';
   }
 
-  it('takes a client\'s short printable X-Request-Id, echoes it, and logs it', async () => {
-    const answer = await server.send({ headers: { 'x-request-id': 'lb-7f3a.01:Z_9' }, body: '{"id": 1, "name": "Fern"}' });
+  it("takes a client's short printable X-Request-Id, echoes it, and logs it", async () => {
+    const answer = await server.send({
+      headers: { 'x-request-id': 'lb-7f3a.01:Z_9' },
+      body: '{"id": 1, "name": "Fern"}',
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['x-request-id']).toBe('lb-7f3a.01:Z_9');
     const line = await lastLine();
-    if (logFormat === 'json') expect(JSON.parse(line)).toMatchObject({ level: 'info', method: 'POST', route: '/plants', status: 200, requestId: 'lb-7f3a.01:Z_9', durationMs: expect.any(Number), time: expect.stringMatching(/Z$/), message: 'POST /plants 200' });
+    if (logFormat === 'json')
+      expect(JSON.parse(line)).toMatchObject({
+        level: 'info',
+        method: 'POST',
+        route: '/plants',
+        status: 200,
+        requestId: 'lb-7f3a.01:Z_9',
+        durationMs: expect.any(Number),
+        time: expect.stringMatching(/Z$/),
+        message: 'POST /plants 200',
+      });
     else expect(line).toMatch(/^\S+Z POST \/plants 200 \d+ms request-id=lb-7f3a\.01:Z_9$/);
   });
 
@@ -40,7 +53,8 @@ describe.each(['text', 'json'] as LogFormat[])('request ids, and the request log
     ['an empty one', ''],
     ['one over 128 characters', 'a'.repeat(129)],
     ['one with a space', 'a b'],
-    ['one with a tab', 'a\tb'], ['one with a non-ASCII letter', 'caf\u00e9'],
+    ['one with a tab', 'a\tb'],
+    ['one with a non-ASCII letter', 'caf\u00e9'],
     ['one with a newline, encoded', 'a%0Ab'],
     ['one holding the token', `x${TOKEN}x`],
   ])('makes its own id (a UUID) for %s, on every answer, refusals too', async (_what, given) => {
@@ -62,7 +76,18 @@ describe.each(['text', 'json'] as LogFormat[])('request ids, and the request log
     await lastLine();
     const lines = server.lines.slice(before);
     expect(lines).toHaveLength(4);
-    if (logFormat === 'json') for (const line of lines) expect(Object.keys(JSON.parse(line)).sort()).toEqual(['durationMs', 'level', 'message', 'method', 'requestId', 'route', 'status', 'time']);
+    if (logFormat === 'json')
+      for (const line of lines)
+        expect(Object.keys(JSON.parse(line)).sort()).toEqual([
+          'durationMs',
+          'level',
+          'message',
+          'method',
+          'requestId',
+          'route',
+          'status',
+          'time',
+        ]);
     const all = lines.join('\n');
     expect(all).not.toContain(TOKEN);
     expect(all).not.toContain('s3cr3t');
@@ -91,26 +116,32 @@ describe.each(['text', 'json'] as LogFormat[])('the batch size in the request lo
     // Counts the writes that reached the batching store: the test releases the first once all are there.
     let arrived = 0;
     const batching = new BatchingStore(inner);
-    const counting = Object.assign(new DelegatingStore(batching), { addAll: (plants: readonly NewPlant[]) => ((arrived += 1), batching.addAll(plants)) });
+    const counting = Object.assign(new DelegatingStore(batching), {
+      addAll: (plants: readonly NewPlant[]) => ((arrived += 1), batching.addAll(plants)),
+    });
     const server = await startServer(counting, { logFormat });
     try {
       const first = server.send({ headers: { 'x-request-id': 'first' }, body: '{"id": 1, "name": "Fern"}' });
       await waitFor('the first write to reach the store', () => inner.entered);
-      const others = [2, 3, 4].map((id) => server.send({ headers: { 'x-request-id': `other-${id}` }, body: `{"id": ${id}, "name": "Fern"}` }));
+      const others = [2, 3, 4].map((id) =>
+        server.send({ headers: { 'x-request-id': `other-${id}` }, body: `{"id": ${id}, "name": "Fern"}` }),
+      );
       // The three wait in the batching store for the first write to end.
       await waitFor('the other writes to reach the batching store', () => arrived === 4);
       inner.release();
       expect((await Promise.all([first, ...others])).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
       await server.send({ method: 'GET', path: '/plants/1', headers: { 'x-request-id': 'read' } });
       await new Promise((logged) => setTimeout(logged, 20));
-      const sizes = Object.fromEntries(server.lines.map((line) => {
-        if (logFormat === 'json') {
-          const entry = JSON.parse(line) as { requestId: string; batchSize?: number };
-          return [entry.requestId, entry.batchSize];
-        }
-        const [, id, size] = /request-id=(\S+)(?: batch=(\d+))?$/.exec(line) ?? [];
-        return [id, size === undefined ? undefined : Number(size)];
-      }));
+      const sizes = Object.fromEntries(
+        server.lines.map((line) => {
+          if (logFormat === 'json') {
+            const entry = JSON.parse(line) as { requestId: string; batchSize?: number };
+            return [entry.requestId, entry.batchSize];
+          }
+          const [, id, size] = /request-id=(\S+)(?: batch=(\d+))?$/.exec(line) ?? [];
+          return [id, size === undefined ? undefined : Number(size)];
+        }),
+      );
       expect(sizes).toEqual({ first: 1, 'other-2': 3, 'other-3': 3, 'other-4': 3, read: undefined });
     } finally {
       await server.stop();
@@ -118,11 +149,13 @@ describe.each(['text', 'json'] as LogFormat[])('the batch size in the request lo
   });
 });
 
-describe('the request id of a failure that is the server\'s', () => {
+describe("the request id of a failure that is the server's", () => {
   it('is handed with the failure, for its line to name the request', async () => {
     const failures: [unknown, string | undefined][] = [];
     const store = storeWith({ addAll: () => Promise.reject(new TypeError('kaboom')) });
-    const server = await startServer(store, { onUnexpectedError: (error, requestId) => failures.push([error, requestId]) });
+    const server = await startServer(store, {
+      onUnexpectedError: (error, requestId) => failures.push([error, requestId]),
+    });
     try {
       const answer = await server.send({ headers: { 'x-request-id': 'failing-1' }, body: '{"id": 1, "name": "Fern"}' });
       expect(answer.status).toBe(500);
@@ -133,22 +166,33 @@ describe('the request id of a failure that is the server\'s', () => {
     }
   });
 
-  it.each(['text', 'json'] as LogFormat[])('is in the line the server writes of it without a callback (%s)', async (logFormat) => {
-    const store = storeWith({ addAll: () => Promise.reject(new TypeError('kaboom')) });
-    const server = await startServer(store, { logFormat, onUnexpectedError: undefined as never });
-    try {
-      await server.send({ headers: { 'x-request-id': 'failing-2' }, body: '{"id": 1, "name": "Fern"}' });
-      const line = server.lines.find((each) => each.includes('kaboom')) ?? '';
-      if (logFormat === 'json') expect(JSON.parse(line)).toMatchObject({ level: 'error', requestId: 'failing-2', message: expect.stringMatching(/^internal error: TypeError: kaboom/) });
-      else expect(line).toMatch(/internal error: TypeError: kaboom.* \(request-id=failing-2\)$/);
-    } finally {
-      await server.stop();
-    }
-  });
+  it.each(['text', 'json'] as LogFormat[])(
+    'is in the line the server writes of it without a callback (%s)',
+    async (logFormat) => {
+      const store = storeWith({ addAll: () => Promise.reject(new TypeError('kaboom')) });
+      const server = await startServer(store, { logFormat, onUnexpectedError: undefined as never });
+      try {
+        await server.send({ headers: { 'x-request-id': 'failing-2' }, body: '{"id": 1, "name": "Fern"}' });
+        const line = server.lines.find((each) => each.includes('kaboom')) ?? '';
+        if (logFormat === 'json')
+          expect(JSON.parse(line)).toMatchObject({
+            level: 'error',
+            requestId: 'failing-2',
+            message: expect.stringMatching(/^internal error: TypeError: kaboom/),
+          });
+        else expect(line).toMatch(/internal error: TypeError: kaboom.* \(request-id=failing-2\)$/);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   it('is the one StoreOutage reports with the first failure of an outage', () => {
     const reported: [unknown, string | undefined][] = [];
-    const outage = new StoreOutage((error, requestId) => reported.push([error, requestId]), () => undefined);
+    const outage = new StoreOutage(
+      (error, requestId) => reported.push([error, requestId]),
+      () => undefined,
+    );
     const full = new PlantsError('store_io', 'no space left on device (ENOSPC)');
     outage.failed(full, 'first');
     outage.failed(full, 'second');

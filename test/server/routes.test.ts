@@ -20,19 +20,40 @@ describe('the route table', () => {
   });
 
   it('matches a target by its path alone, with its parameters percent-decoded, and names the rest OTHER_PATH', () => {
-    expect(PLANT_ROUTES.match('/plants?limit=2')).toMatchObject({ path: '/plants', params: {}, methods: ['GET', 'POST'] });
-    expect(PLANT_ROUTES.match('/plants/-12%33')).toMatchObject({ path: '/plants/{id}', params: { id: '-123' }, methods: ['DELETE', 'GET', 'PATCH', 'PUT'] });
+    expect(PLANT_ROUTES.match('/plants?limit=2')).toMatchObject({
+      path: '/plants',
+      params: {},
+      methods: ['GET', 'POST'],
+    });
+    expect(PLANT_ROUTES.match('/plants/-12%33')).toMatchObject({
+      path: '/plants/{id}',
+      params: { id: '-123' },
+      methods: ['DELETE', 'GET', 'PATCH', 'PUT'],
+    });
     // Not percent-encoding: kept as it came, for the id check to refuse.
     expect(PLANT_ROUTES.match('/plants/%E0%A4%A')?.params).toEqual({ id: '%E0%A4%A' });
-    for (const target of ['/', '/plants/', '/plants/1/x', '/Plants', '/v1/plants', '/plants.json']) expect(PLANT_ROUTES.match(target), target).toBeUndefined();
+    for (const target of ['/', '/plants/', '/plants/1/x', '/Plants', '/v1/plants', '/plants.json'])
+      expect(PLANT_ROUTES.match(target), target).toBeUndefined();
     expect(PLANT_ROUTES.nameOf('/TOKEN/plants')).toBe(OTHER_PATH);
     expect(PLANT_ROUTES.match('/plants/1')?.route('POST')).toBeUndefined();
     expect(PLANT_ROUTES.match('/plants/1')?.route('DELETE')?.method).toBe('DELETE');
   });
 
   it('refuses a table with two routes for one method and path', () => {
-    expect(() => new RouteTable('x', [{ method: 'GET', path: '/a', handle }, { method: 'GET', path: '/a', handle }])).toThrow(/two routes for GET \/a/);
-    expect(new RouteTable('the admin port', [{ method: 'GET', path: '/a.b', handle }, { method: 'GET', path: '/c', handle }, { method: 'GET', path: '/d', handle }]).notFoundMessage).toBe('no such resource: the admin port has /a.b, /c and /d');
+    expect(
+      () =>
+        new RouteTable('x', [
+          { method: 'GET', path: '/a', handle },
+          { method: 'GET', path: '/a', handle },
+        ]),
+    ).toThrow(/two routes for GET \/a/);
+    expect(
+      new RouteTable('the admin port', [
+        { method: 'GET', path: '/a.b', handle },
+        { method: 'GET', path: '/c', handle },
+        { method: 'GET', path: '/d', handle },
+      ]).notFoundMessage,
+    ).toBe('no such resource: the admin port has /a.b, /c and /d');
     expect(new RouteTable('x', [{ method: 'GET', path: '/a.b', handle }]).match('/aXb')).toBeUndefined();
   });
 });

@@ -19,7 +19,10 @@ function failingStore(error: unknown): PlantStore {
 describe('when the store fails, the client gets an Error body: 503 if nothing was stored, else 500', () => {
   it.each([
     ['store_io', new PlantsError('store_io', 'could not write the store /secret/path/plants.json (EIO)')],
-    ['store_locked', new PlantsError('store_locked', 'the store /secret/path/plants.json is in use by another process')],
+    [
+      'store_locked',
+      new PlantsError('store_locked', 'the store /secret/path/plants.json is in use by another process'),
+    ],
     ['store_corrupt', new PlantsError('store_corrupt', '/secret/path/plants.json is not a usable plants store')],
   ])('answers 503 unavailable for %s, without the store path, and reports the cause', async (_code, error) => {
     const server = await startServer(failingStore(error));
@@ -40,7 +43,12 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
     ['a TypeError', new TypeError('boom')],
     ['a PlantsError of another kind', new PlantsError('internal', 'unexpected')],
     ['a thrown string', 'not even an Error'],
-    ['a store failure after the store was written', new PlantsError('store_io', 'could not fsync the directory of the store /secret/path (EIO)', { effect: 'unknown' })],
+    [
+      'a store failure after the store was written',
+      new PlantsError('store_io', 'could not fsync the directory of the store /secret/path (EIO)', {
+        effect: 'unknown',
+      }),
+    ],
   ])('answers 500, the plant may or may not be stored, for %s and reports it', async (_what, error) => {
     // Not 503: a client may send again after a 503, as if nothing had been stored.
     const server = await startServer(failingStore(error));
@@ -48,7 +56,10 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
       const answer = await server.send({ body: PLANT });
       expect(answer.status).toBe(500);
       expect(answer.headers['retry-after']).toBeUndefined();
-      expect(JSON.parse(answer.body)).toEqual({ error: ERROR_NUMBERS.outcome_unknown, message: 'internal error: the plant may or may not have been stored' });
+      expect(JSON.parse(answer.body)).toEqual({
+        error: ERROR_NUMBERS.outcome_unknown,
+        message: 'internal error: the plant may or may not have been stored',
+      });
       expect(server.errors).toEqual([error]);
       // The server goes on serving.
       expect((await server.send({ body: PLANT })).status).toBe(500);
@@ -59,7 +70,11 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
 
   it('logs an unexpected failure as a line of the request log when no error callback is given', async () => {
     const lines: string[] = [];
-    const server = createPlantServer({ store: failingStore(new TypeError('kaboom')), tokens: [TOKEN], log: (line) => lines.push(line) });
+    const server = createPlantServer({
+      store: failingStore(new TypeError('kaboom')),
+      tokens: [TOKEN],
+      log: (line) => lines.push(line),
+    });
     const { url } = await listen(server, 0, '127.0.0.1');
     try {
       const response = await fetch(`${url}/plants`, {

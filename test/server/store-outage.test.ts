@@ -3,16 +3,23 @@ import { PlantsError } from '../../src/core/errors.js';
 import { StoreOutage, watchWrites } from '../../src/server/store-outage.js';
 import { MemoryStore } from '../helpers/memory-store.js';
 
-const FULL = new PlantsError('store_io', 'could not append to the store /s.json.journal: no space left on device (ENOSPC)');
+const FULL = new PlantsError(
+  'store_io',
+  'could not append to the store /s.json.journal: no space left on device (ENOSPC)',
+);
 
 function outageLog() {
   const reported: unknown[] = [];
   const said: string[] = [];
-  const outage = new StoreOutage((error) => reported.push(error), (line) => said.push(line));
+  const outage = new StoreOutage(
+    (error) => reported.push(error),
+    (line) => said.push(line),
+  );
   return { outage, reported, said };
 }
 
-const STARTED = 'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged';
+const STARTED =
+  'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged';
 
 // Time is the fake timers' own: an outage ends a second after its last refusal, if a write went through.
 beforeEach(() => {
@@ -42,7 +49,10 @@ describe('the log of a store that cannot be used', () => {
     outage.wrote();
     expect(said).toEqual([STARTED]);
     vi.advanceTimersByTime(1);
-    expect(said).toEqual([STARTED, 'plants serve: the store takes writes again; 100 requests were refused with 503 meanwhile']);
+    expect(said).toEqual([
+      STARTED,
+      'plants serve: the store takes writes again; 100 requests were refused with 503 meanwhile',
+    ]);
     expect(outage.isOut).toBe(false);
   });
 
@@ -61,11 +71,15 @@ describe('the log of a store that cannot be used', () => {
     expect(said).toEqual([]);
     for (let i = 0; i < 1000; i += 1) outage.failed(FULL);
     expect(reported).toEqual([FULL]);
-    expect(said).toEqual(['plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged']);
+    expect(said).toEqual([
+      'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
+    ]);
     outage.wrote();
     outage.wrote();
     vi.advanceTimersByTime(1_000);
-    expect(said.slice(1)).toEqual(['plants serve: the store takes writes again; 1000 requests were refused with 503 meanwhile']);
+    expect(said.slice(1)).toEqual([
+      'plants serve: the store takes writes again; 1000 requests were refused with 503 meanwhile',
+    ]);
     // A new outage is reported anew.
     outage.failed(FULL);
     outage.wrote();
@@ -91,7 +105,9 @@ describe('the log of a store that cannot be used', () => {
 
   it('reports every failure that is not the store being unusable: bugs, and a write whose effect is unknown', () => {
     const { outage, reported, said } = outageLog();
-    const unknown = new PlantsError('store_io', 'could not fsync the directory of the store /s.json: EIO', { effect: 'unknown' });
+    const unknown = new PlantsError('store_io', 'could not fsync the directory of the store /s.json: EIO', {
+      effect: 'unknown',
+    });
     const bug = new TypeError('boom');
     outage.failed(FULL);
     for (const error of [unknown, bug, unknown, bug]) outage.failed(error);

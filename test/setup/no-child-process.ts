@@ -8,8 +8,12 @@ import { vi } from 'vitest';
 vi.mock('node:child_process', async (importOriginal) => {
   const original = await importOriginal<Record<string, unknown>>();
   const refuse = (name: string) => () => {
-    throw new Error(`${name}: the fast set runs no child process; a test that does goes under test/e2e/ (vitest.config.ts)`);
+    throw new Error(
+      `${name}: the fast set runs no child process; a test that does goes under test/e2e/ (vitest.config.ts)`,
+    );
   };
-  const refused = Object.fromEntries(Object.entries(original).map(([name, value]) => [name, typeof value === 'function' ? refuse(name) : value]));
+  const refused = Object.fromEntries(
+    Object.entries(original).map(([name, value]) => [name, typeof value === 'function' ? refuse(name) : value]),
+  );
   return { ...refused, default: refused };
 });

@@ -14,17 +14,29 @@ import { DatabaseLines } from '../../src/store/file/database-lines.js';
 import { tempDir } from '../helpers/temp.js';
 
 const plant = fc.record(
-  { id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), name: fc.string({ maxLength: 20 }), tag: fc.string({ maxLength: 5 }) },
+  {
+    id: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    name: fc.string({ maxLength: 20 }),
+    tag: fc.string({ maxLength: 5 }),
+  },
   { requiredKeys: ['id', 'name'] },
 );
 /** Plants with distinct ids, in id order, as a fold gives them. */
-const plants = fc.uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 }).map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
+const plants = fc
+  .uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 })
+  .map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
 /** The store file of `list`, each line given as text or (`asBytes`, by position) as bytes amid others, as a fold copies a journal's. */
-function written(list: readonly NewPlant[], asBytes: readonly boolean[] = []): { text: string; starts: Map<bigint, number> } {
+function written(
+  list: readonly NewPlant[],
+  asBytes: readonly boolean[] = [],
+): { text: string; starts: Map<bigint, number> } {
   const chunks: Buffer[] = [];
   const starts = new Map<bigint, number>();
-  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.set(id, start));
+  const writer = new DatabaseWriter(
+    (chunk) => chunks.push(Buffer.from(chunk)),
+    (id, start) => starts.set(id, start),
+  );
   list.forEach((p, i) => {
     const line = encodePlant(p);
     if (asBytes[i] === true) {
@@ -84,7 +96,9 @@ describe('the store file as a fold writes it', () => {
     writer.copy(longer, 0, longer.length);
     expect(writer.end()).toBe(2);
     expect(chunks.length).toBeGreaterThan(2);
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{\n  "plantStore": 1,\n  "plants": [\n${INDENT}${long},\n${INDENT}${longer.toString()}\n  ]\n}\n`);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(
+      `{\n  "plantStore": 1,\n  "plants": [\n${INDENT}${long},\n${INDENT}${longer.toString()}\n  ]\n}\n`,
+    );
   });
 
   it('folds changes into a store file: the journal line of an id over the file’s, its deletion leaving it out', async () => {
@@ -97,7 +111,8 @@ describe('the store file as a fold writes it', () => {
         const path = join(dir, `${(n += 1)}.json`);
         // In our layout, or as a person might lay it out: with no index, the one is checked and read
         // where needed, the other read whole, into memory; either folds the same.
-        const laidOutByHand = () => `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
+        const laidOutByHand = () =>
+          `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
         writeFileSync(path, byHand ? laidOutByHand() : written(before).text);
         const changes = new Map<bigint, NewPlant | null>();
         for (const { pick, plant: fresh, remove, renew } of picks) {
@@ -105,7 +120,12 @@ describe('the store file as a fold writes it', () => {
           const id = old?.id ?? fresh.id;
           changes.set(id, remove ? null : { ...(fresh as NewPlant), id });
         }
-        writeFileSync(`${path}.journal`, [...changes].map(([id, changed]) => `${changed === null ? `{"delete":${id}}` : encodePlant(changed)}\n`).join(''));
+        writeFileSync(
+          `${path}.journal`,
+          [...changes]
+            .map(([id, changed]) => `${changed === null ? `{"delete":${id}}` : encodePlant(changed)}\n`)
+            .join(''),
+        );
         const expected = new Map(before.map((p) => [p.id, p]));
         for (const [id, changed] of changes) {
           if (changed === null) expected.delete(id);
@@ -128,10 +148,17 @@ describe('the store file as a fold writes it', () => {
   it('folds a journal written in id order over blocks of it, deletions and a line in another form amid its lines', async () => {
     const dir = await tempDir();
     const path = join(dir, 'plants.json');
-    const before = [{ id: -5n, name: 'below' }, { id: 40n, name: 'amid', tag: 'old' }];
+    const before = [
+      { id: -5n, name: 'below' },
+      { id: 40n, name: 'amid', tag: 'old' },
+    ];
     writeFileSync(path, written(before).text);
     // Lines of up to 3,000 bytes, so that runs of them cross the journal's blocks, and lines cross them.
-    const plant = (id: number): NewPlant => ({ id: BigInt(id), name: `${'é'.repeat(id % 7 === 0 ? 990 : 3)}${id}`, ...(id % 3 === 0 ? { tag: 't' } : {}) });
+    const plant = (id: number): NewPlant => ({
+      id: BigInt(id),
+      name: `${'é'.repeat(id % 7 === 0 ? 990 : 3)}${id}`,
+      ...(id % 3 === 0 ? { tag: 't' } : {}),
+    });
     const lines: string[] = [];
     const expected = new Map(before.map((p) => [p.id, p as NewPlant]));
     for (let id = 1; id <= 600; id += 1) {
@@ -161,23 +188,31 @@ describe('the store file as a fold writes it', () => {
     const dir = await tempDir();
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(plants, fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 5 }), async (list, others) => {
-        const path = join(dir, `${(n += 1)}.json`);
-        writeFileSync(path, written(list).text);
-        for (const view of [readWhole(path), readVouched(path, list.length)]) {
-          try {
-            expect(view.plants).toBe(list.length);
-            expect([...view.linesAfter(undefined)]).toEqual(list.map((p) => ({ id: p.id, line: encodePlant(p) })));
-            for (const p of list) expect(view.lineOf(p.id)).toBe(encodePlant(p));
-            for (const id of [...others, ...list.map((p) => p.id)]) {
-              expect(view.lineOf(id)).toBe(list.some((p) => p.id === id) ? encodePlant(list.find((p) => p.id === id) as NewPlant) : undefined);
-              expect([...view.linesAfter(id)].map((line) => line.id)).toEqual(list.filter((p) => p.id > id).map((p) => p.id));
+      fc.asyncProperty(
+        plants,
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 5 }),
+        async (list, others) => {
+          const path = join(dir, `${(n += 1)}.json`);
+          writeFileSync(path, written(list).text);
+          for (const view of [readWhole(path), readVouched(path, list.length)]) {
+            try {
+              expect(view.plants).toBe(list.length);
+              expect([...view.linesAfter(undefined)]).toEqual(list.map((p) => ({ id: p.id, line: encodePlant(p) })));
+              for (const p of list) expect(view.lineOf(p.id)).toBe(encodePlant(p));
+              for (const id of [...others, ...list.map((p) => p.id)]) {
+                expect(view.lineOf(id)).toBe(
+                  list.some((p) => p.id === id) ? encodePlant(list.find((p) => p.id === id) as NewPlant) : undefined,
+                );
+                expect([...view.linesAfter(id)].map((line) => line.id)).toEqual(
+                  list.filter((p) => p.id > id).map((p) => p.id),
+                );
+              }
+            } finally {
+              view.close();
             }
-          } finally {
-            view.close();
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -185,7 +220,10 @@ describe('the store file as a fold writes it', () => {
   it('is found by halving in a file of many blocks, with lines longer than a probe, whatever id is asked for', async () => {
     const path = join(await tempDir(), 'plants.json');
     // 5,000 plants, ids sparse and signed, a few names long enough to span the reads of a search.
-    const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({ id: BigInt(i * 7919 - 20_000_000), name: i % 97 === 0 ? `long ${'x'.repeat(9_000)}` : `plant ${i}` }));
+    const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({
+      id: BigInt(i * 7919 - 20_000_000),
+      name: i % 97 === 0 ? `long ${'x'.repeat(9_000)}` : `plant ${i}`,
+    }));
     writeFileSync(path, encodeDatabase(list));
     const view = readVouched(path, list.length);
     try {
@@ -206,8 +244,18 @@ describe('the store file as a fold writes it', () => {
   it('is read back exactly from memory when read whole, its layout held in chunks, whatever id is asked for', async () => {
     const path = join(await tempDir(), 'plants.json');
     // Over 3 MiB laid out by hand, in reverse order: held as several chunks, lines across their edges.
-    const list: NewPlant[] = Array.from({ length: 6_000 }, (_, i) => ({ id: BigInt(i * 3 - 9_000), name: `${'é'.repeat(i % 11)}${'x'.repeat(250 + (i % 300))}` }));
-    writeFileSync(path, JSON.stringify({ plants: [...list].reverse().map((p) => ({ name: p.name, id: Number(p.id) })), plantStore: 1 }, null, 1));
+    const list: NewPlant[] = Array.from({ length: 6_000 }, (_, i) => ({
+      id: BigInt(i * 3 - 9_000),
+      name: `${'é'.repeat(i % 11)}${'x'.repeat(250 + (i % 300))}`,
+    }));
+    writeFileSync(
+      path,
+      JSON.stringify(
+        { plants: [...list].reverse().map((p) => ({ name: p.name, id: Number(p.id) })), plantStore: 1 },
+        null,
+        1,
+      ),
+    );
     const view = readWhole(path);
     try {
       expect(view.plants).toBe(list.length);
@@ -226,7 +274,11 @@ describe('the store file as a fold writes it', () => {
   it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
     const path = join(await tempDir(), 'plants.json');
     // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
-    const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(i * 3 - 4_000), name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`, ...(i % 2 === 0 ? { tag: 't' } : {}) }));
+    const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({
+      id: BigInt(i * 3 - 4_000),
+      name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`,
+      ...(i % 2 === 0 ? { tag: 't' } : {}),
+    }));
     writeFileSync(path, encodeDatabase(list));
     const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
     const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
@@ -247,10 +299,27 @@ describe('the store file as a fold writes it', () => {
 
   it('is read whole into memory, in id order, when written in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');
-    writeFileSync(path, encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    writeFileSync(
+      path,
+      encodeDatabase([
+        { id: 3n, name: 'c' },
+        { id: -1n, name: 'a' },
+        { id: 2n, name: 'b' },
+      ]),
+    );
     const view = readWhole(path);
-    expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual(['{"id":-1,"name":"a"}', '{"id":2,"name":"b"}', '{"id":3,"name":"c"}']);
+    expect([...view.linesAfter(undefined)].map(({ line }) => line)).toEqual([
+      '{"id":-1,"name":"a"}',
+      '{"id":2,"name":"b"}',
+      '{"id":3,"name":"c"}',
+    ]);
     view.close();
-    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase([{ id: 3n, name: 'c' }, { id: -1n, name: 'a' }, { id: 2n, name: 'b' }]));
+    expect(readFileSync(path, 'utf8')).toBe(
+      encodeDatabase([
+        { id: 3n, name: 'c' },
+        { id: -1n, name: 'a' },
+        { id: 2n, name: 'b' },
+      ]),
+    );
   });
 });

@@ -1,4 +1,14 @@
-import { appendFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -15,10 +25,15 @@ import { tempDir } from '../helpers/temp.js';
 
 const storePath = async () => join(await tempDir(), 'plants.json');
 const names = async (path: string) => [...(await storedPlants(path)).values()].map((plant) => plant.name);
-const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
+const many = (from: number, count: number, name = 'p'): NewPlant[] =>
+  Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
 
 /** Opens, runs, closes. */
-async function withStore<T>(path: string, work: (store: FileStore) => Promise<T>, options: FileStoreOptions = {}): Promise<T> {
+async function withStore<T>(
+  path: string,
+  work: (store: FileStore) => Promise<T>,
+  options: FileStoreOptions = {},
+): Promise<T> {
   const store = await FileStore.open(path, options);
   try {
     return await work(store);
@@ -34,7 +49,9 @@ describe('the JSON file store', () => {
       await createPlant(store, { id: 9223372036854775807n, name: 'Max', tag: 'herb' });
       await createPlant(store, { id: -9223372036854775808n, name: 'Min' });
     });
-    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":9223372036854775807,"name":"Max","tag":"herb"}\n{"id":-9223372036854775808,"name":"Min"}\n');
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe(
+      '{"id":9223372036854775807,"name":"Max","tag":"herb"}\n{"id":-9223372036854775808,"name":"Min"}\n',
+    );
     expect([...(await storedPlants(path)).keys()]).toEqual([-9223372036854775808n, 9223372036854775807n]);
   });
 
@@ -43,7 +60,10 @@ describe('the JSON file store', () => {
     await withStore(path, async (store) => {
       await createPlant(store, { id: 1n, name: 'Fern' });
       const before = await readFile(`${path}.journal`, 'utf8');
-      await expect(createPlant(store, { id: 1n, name: 'Oak' })).rejects.toMatchObject({ code: 'duplicate_id', error: 1002 });
+      await expect(createPlant(store, { id: 1n, name: 'Oak' })).rejects.toMatchObject({
+        code: 'duplicate_id',
+        error: 1002,
+      });
       expect(await readFile(`${path}.journal`, 'utf8')).toBe(before);
     });
   });
@@ -69,8 +89,17 @@ describe('the JSON file store', () => {
     const local = await FileStore.open(path);
     await server.addAll([{ id: 1n, name: 'from server' }]);
     await local.addAll([{ id: 2n, name: 'from local' }]);
-    expect(await server.addAll([{ id: 2n, name: 'again' }, { id: 3n, name: 'new' }])).toEqual(['duplicate', 'added']);
-    expect([...(await allPlants(local)).values()].map((plant) => plant.name)).toEqual(['from server', 'from local', 'new']);
+    expect(
+      await server.addAll([
+        { id: 2n, name: 'again' },
+        { id: 3n, name: 'new' },
+      ]),
+    ).toEqual(['duplicate', 'added']);
+    expect([...(await allPlants(local)).values()].map((plant) => plant.name)).toEqual([
+      'from server',
+      'from local',
+      'new',
+    ]);
     await server.close();
     await local.close();
   });
@@ -94,8 +123,12 @@ describe('the JSON file store', () => {
 
   it('leaves no lock or temp file behind', async () => {
     const dir = await tempDir();
-    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 1n, name: 'Fern' }), { checkpointAt: 0 });
-    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 2n, name: 'Oak' }), { checkpointAt: 0 });
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 1n, name: 'Fern' }), {
+      checkpointAt: 0,
+    });
+    await withStore(join(dir, 'plants.json'), (store) => createPlant(store, { id: 2n, name: 'Oak' }), {
+      checkpointAt: 0,
+    });
     expect((await readdir(dir)).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal']);
   });
 
@@ -105,7 +138,10 @@ describe('the JSON file store', () => {
     const store = await FileStore.open(path, { lockWaitMs: 1_300, onLockWait: () => (told += 1) });
     await mkdir(`${path}.lock`); // held, and fresh: another process's
     const started = Date.now();
-    await expect(createPlant(store, { id: 1n, name: 'Fern' })).rejects.toMatchObject({ code: 'store_locked', message: expect.stringContaining(path) });
+    await expect(createPlant(store, { id: 1n, name: 'Fern' })).rejects.toMatchObject({
+      code: 'store_locked',
+      message: expect.stringContaining(path),
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_300);
     expect(told).toBe(1);
     expect(existsSync(`${path}.journal`)).toBe(false);
@@ -155,7 +191,11 @@ describe('the JSON file store', () => {
         }) as FileSystem['lstatSync'],
       };
       const store = await FileStore.open(path, { fs });
-      await expect(store.addAll(many(3, 1))).rejects.toMatchObject({ code: 'store_locked', effect: 'none', message: expect.stringContaining(path) });
+      await expect(store.addAll(many(3, 1))).rejects.toMatchObject({
+        code: 'store_locked',
+        effect: 'none',
+        message: expect.stringContaining(path),
+      });
       expect(await readFile(`${path}.journal`)).toEqual(journal);
       expect(identity(lockPath)).toBe(theirs);
       // Once the other process is done, the plant is taken as if never sent.
@@ -169,7 +209,9 @@ describe('the JSON file store', () => {
       const path = await storePath();
       const lockPath = `${path}.lock`;
       // A store file of three plants, and a journal of four, which the next write folds.
-      await withStore(path, async (store) => (await store.addAll(many(1, 3)), await store.addAll(many(4, 4))), { checkpointAt: 0 });
+      await withStore(path, async (store) => (await store.addAll(many(1, 3)), await store.addAll(many(4, 4))), {
+        checkpointAt: 0,
+      });
       const [file, journal] = [await readFile(path), await readFile(`${path}.journal`)];
       // Taken over while the fold writes the new store file.
       let theirs: string | undefined;
@@ -184,7 +226,12 @@ describe('the JSON file store', () => {
       await expect(store.addAll(many(8, 1))).rejects.toMatchObject({ code: 'store_locked', effect: 'none' });
       expect(await readFile(path)).toEqual(file);
       expect(await readFile(`${path}.journal`)).toEqual(journal);
-      expect((await readdir(dirname(path))).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal', 'plants.json.lock']);
+      expect((await readdir(dirname(path))).sort()).toEqual([
+        'plants.json',
+        'plants.json.index',
+        'plants.json.journal',
+        'plants.json.lock',
+      ]);
       expect(identity(lockPath)).toBe(theirs);
       await store.close();
     });
@@ -249,8 +296,16 @@ describe('the JSON file store', () => {
     ['someone else’s JSON', '{"name": "my-app", "version": "1.0.0"}', /not a plants store file/],
     ['a JSON array', '[{"id": 1, "name": "Fern"}]', /not a plants store file/],
     ['a newer format', '{"plantStore": 2, "plants": []}', /unsupported format version 2/],
-    ['an invalid plant', '{"plantStore": 1, "plants": [{"id": 1.5, "name": "x"}]}', /plants\[0\]: invalid plant: id must be an integer/],
-    ['a repeated id', '{"plantStore": 1, "plants": [{"id": 1, "name": "x"}, {"id": 1, "name": "y"}]}', /plants\[1\]: id 1 appears twice/],
+    [
+      'an invalid plant',
+      '{"plantStore": 1, "plants": [{"id": 1.5, "name": "x"}]}',
+      /plants\[0\]: invalid plant: id must be an integer/,
+    ],
+    [
+      'a repeated id',
+      '{"plantStore": 1, "plants": [{"id": 1, "name": "x"}, {"id": 1, "name": "y"}]}',
+      /plants\[1\]: id 1 appears twice/,
+    ],
   ])('refuses a store file that is %s, and never overwrites it', async (_what, content, message) => {
     const path = await storePath();
     await writeFile(path, content);
@@ -274,7 +329,9 @@ describe('the JSON file store', () => {
     const blocker = join(dir, 'file');
     await writeFile(blocker, 'not a directory');
     const path = join(blocker, 'plants.json');
-    await expect(FileStore.open(path).then((store) => createPlant(store, { id: 1n, name: 'Fern' }))).rejects.toMatchObject({
+    await expect(
+      FileStore.open(path).then((store) => createPlant(store, { id: 1n, name: 'Fern' })),
+    ).rejects.toMatchObject({
       code: 'store_io',
       message: expect.stringContaining(path),
     });
@@ -338,7 +395,9 @@ describe('the JSON file store', () => {
     const store = await FileStore.open(path, { fs });
     try {
       // One hold, two writes: the second finds the lease lost, and takes the lock again to write.
-      expect(await store.hold(async (writer) => [await writer.addAll(many(1, 1)), await writer.addAll(many(2, 1))])).toEqual([['added'], ['added']]);
+      expect(
+        await store.hold(async (writer) => [await writer.addAll(many(1, 1)), await writer.addAll(many(2, 1))]),
+      ).toEqual([['added'], ['added']]);
       expect(removed).toBe(true);
       expect(locks).toBe(2);
     } finally {
@@ -351,7 +410,9 @@ describe('the JSON file store', () => {
   it('runs concurrent calls on one instance one at a time', async () => {
     const path = await storePath();
     await withStore(path, async (store) => {
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.addAll([{ id: BigInt(i % 10), name: `p${i}` }])),
+      );
       expect(outcomes.flat().filter((outcome) => outcome === 'added')).toHaveLength(10);
     });
     expect((await storedPlants(path)).size).toBe(10);
@@ -365,7 +426,10 @@ describe('the journal and the fold', () => {
       path,
       async (store) => {
         await store.addAll([{ id: 3n, name: 'c' }]);
-        await store.addAll([{ id: 1n, name: 'a' }, { id: 3n, name: 'dup' }]);
+        await store.addAll([
+          { id: 1n, name: 'a' },
+          { id: 3n, name: 'dup' },
+        ]);
         await expect(readFile(path)).rejects.toMatchObject({ code: 'ENOENT' });
         expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"c"}\n{"id":1,"name":"a"}\n');
         expect(await names(path)).toEqual(['a', 'c']);
@@ -374,7 +438,12 @@ describe('the journal and the fold', () => {
     );
     // The next write would make the journal larger than allowed: it folds first, then appends.
     await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { checkpointAt: 2 });
-    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    expect(await readFile(path, 'utf8')).toBe(
+      encodeDatabase([
+        { id: 1n, name: 'a' },
+        { id: 3n, name: 'c' },
+      ]),
+    );
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":2,"name":"b"}\n');
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
@@ -421,13 +490,36 @@ describe('the journal and the fold', () => {
         { plant: { id: 20n, name: 'Ivy' } },
         { plant: { id: 21n, name: 'Ash' } },
       ]);
-    const outcomes = ['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged', 'updated', 'updated', 'updated', 'updated', 'updated', 'unchanged', 'created'];
+    const outcomes = [
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'updated',
+      'updated',
+      'updated',
+      'updated',
+      'updated',
+      'unchanged',
+      'created',
+    ];
     // The same puts on a copy of the files, read anew, and on a store file laid out by hand.
     const copy = join(dirname(path), 'copy.json');
     writeFileSync(copy, await readFile(path));
     writeFileSync(`${copy}.journal`, await readFile(`${path}.journal`));
     const byHand = join(dirname(path), 'hand.json');
-    writeFileSync(byHand, JSON.stringify({ plantStore: 1, plants: [...plants, { id: 20n, name: 'Ivy' }].map((plant) => ({ ...plant, id: Number(plant.id) })).reverse() }, null, 1).replace(String(2 ** 53), String(2n ** 53n + 1n)));
+    writeFileSync(
+      byHand,
+      JSON.stringify(
+        {
+          plantStore: 1,
+          plants: [...plants, { id: 20n, name: 'Ivy' }].map((plant) => ({ ...plant, id: Number(plant.id) })).reverse(),
+        },
+        null,
+        1,
+      ).replace(String(2 ** 53), String(2n ** 53n + 1n)),
+    );
     for (const where of [path, copy, byHand]) expect(await withStore(where, puts)).toEqual(outcomes);
     for (const where of [path, copy, byHand]) {
       expect((await storedPlants(where)).get(1n)).toEqual({ id: 1n, name: 'Fern' });
@@ -444,7 +536,10 @@ describe('the journal and the fold', () => {
       await store.addAll([{ id: 3n, name: 'next' }]);
       // Read from the journal where the torn line was: the new line, never the torn bytes.
       expect(await store.get(3n)).toEqual({ id: 3n, name: 'next' });
-      expect(await store.list({ limit: 10 })).toEqual([{ id: 1n, name: 'whole' }, { id: 3n, name: 'next' }]);
+      expect(await store.list({ limit: 10 })).toEqual([
+        { id: 1n, name: 'whole' },
+        { id: 3n, name: 'next' },
+      ]);
     });
     expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"whole"}\n{"id":3,"name":"next"}\n');
   });
@@ -492,14 +587,26 @@ describe('the journal and the fold', () => {
     await reader.close();
     // A line longer than a block is read whole, to be named.
     await writeFile(`${path}.journal`, `{"id":1,"name":"a"}\n{"id":2,"name":"${'b'.repeat(3 * 1024 * 1024)}\n`);
-    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('line 2 is not JSON') });
+    await expect(FileStore.open(path)).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringContaining('line 2 is not JSON'),
+    });
   });
 
   it('reads a journal the store file already holds (a crash between a fold and removing the journal) as the same plants', async () => {
     const path = await storePath();
-    await writeFile(path, encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    await writeFile(
+      path,
+      encodeDatabase([
+        { id: 1n, name: 'a' },
+        { id: 3n, name: 'c' },
+      ]),
+    );
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"delete":3}\n{"id":2,"name":"b"}\n');
-    expect([...(await storedPlants(path)).values()]).toEqual([{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
+    expect([...(await storedPlants(path)).values()]).toEqual([
+      { id: 1n, name: 'a' },
+      { id: 2n, name: 'b' },
+    ]);
   });
 
   it('folds a journal beside a store laid out by hand into our layout, plant by plant', async () => {
@@ -507,7 +614,12 @@ describe('the journal and the fold', () => {
     await writeFile(path, '{"plantStore":1,"plants":[{"name":"c","id":3}]}');
     await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n');
     await withStore(path, (store) => store.addAll([{ id: 2n, name: 'b' }]), { checkpointAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'a' }, { id: 3n, name: 'c' }]));
+    expect(await readFile(path, 'utf8')).toBe(
+      encodeDatabase([
+        { id: 1n, name: 'a' },
+        { id: 3n, name: 'c' },
+      ]),
+    );
     expect(await names(path)).toEqual(['a', 'b', 'c']);
   });
 
@@ -521,13 +633,24 @@ describe('the journal and the fold', () => {
   });
 
   it.each([
-    ['above', '99999999999999999999', 'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got 99999999999999999999'],
-    ['below', '-9223372036854775809', 'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809'],
+    [
+      'above',
+      '99999999999999999999',
+      'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got 99999999999999999999',
+    ],
+    [
+      'below',
+      '-9223372036854775809',
+      'line 2: the deleted id must be between -9223372036854775808 and 9223372036854775807, got -9223372036854775809',
+    ],
   ])('refuses a journal line that deletes an id %s the int64 range, naming the line', async (_where, id, message) => {
     const path = await storePath();
     const journal = `{"id":1,"name":"a"}\n{"delete":${id}}\n`;
     await writeFile(`${path}.journal`, journal);
-    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining(message) });
+    await expect(FileStore.open(path)).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringContaining(message),
+    });
     expect(await readFile(`${path}.journal`, 'utf8')).toBe(journal);
   });
 
@@ -547,7 +670,10 @@ describe('the journal and the fold', () => {
         return (NODE_FS.readSync as (...args: unknown[]) => number)(fd, ...rest);
       }) as FileSystem['readSync'],
     };
-    await expect(FileStore.open(path, { fs })).rejects.toMatchObject({ code: 'store_io', message: expect.stringContaining('EIO') });
+    await expect(FileStore.open(path, { fs })).rejects.toMatchObject({
+      code: 'store_io',
+      message: expect.stringContaining('EIO'),
+    });
   });
 
   it('reads a page of a few plants from a few KiB of the store file, not from all of it', async () => {
@@ -616,12 +742,15 @@ describe('reading while another process folds', () => {
   it.each([
     ['a page', (store: FileStore) => store.list({ limit: 10 }), many(1, 3)],
     ['a plant by id', (store: FileStore) => store.get(2n), many(2, 1)[0]],
-  ])('reads %s again from the files as they now are, where the journal it indexed is gone', async (_what, read, expected) => {
-    const { reader, folded } = await foldedUnderTheReader();
-    expect(await read(reader)).toEqual(expected);
-    expect(folded()).toBe(true);
-    await reader.close();
-  });
+  ])(
+    'reads %s again from the files as they now are, where the journal it indexed is gone',
+    async (_what, read, expected) => {
+      const { reader, folded } = await foldedUnderTheReader();
+      expect(await read(reader)).toEqual(expected);
+      expect(folded()).toBe(true);
+      await reader.close();
+    },
+  );
 
   it('reads again, and not as corrupt, a journal whose torn tail another process cut and wrote over as it was read', async () => {
     const path = await storePath();
@@ -670,7 +799,10 @@ describe('reading while another process folds', () => {
 
   it('fails a read on files that did not change as it read, without trying again and again', async () => {
     const { reader } = await foldedUnderTheReader(true);
-    await expect(reader.list({ limit: 10 })).rejects.toMatchObject({ code: 'store_io', message: expect.stringContaining('EIO') });
+    await expect(reader.list({ limit: 10 })).rejects.toMatchObject({
+      code: 'store_io',
+      message: expect.stringContaining('EIO'),
+    });
     await reader.close();
   });
 });
@@ -684,7 +816,9 @@ describe('deleting, and reading by id and by page', () => {
       expect(await store.get(2n)).toBeUndefined();
       expect(await store.addAll([{ id: 2n, name: 'again' }])).toEqual(['added']);
     });
-    expect(await readFile(`${path}.journal`, 'utf8')).toBe('{"id":1,"name":"p1"}\n{"id":2,"name":"p2"}\n{"id":3,"name":"p3"}\n{"delete":2}\n{"id":2,"name":"again"}\n');
+    expect(await readFile(`${path}.journal`, 'utf8')).toBe(
+      '{"id":1,"name":"p1"}\n{"id":2,"name":"p2"}\n{"id":3,"name":"p3"}\n{"delete":2}\n{"id":2,"name":"again"}\n',
+    );
     expect(await names(path)).toEqual(['p1', 'again', 'p3']);
   });
 
@@ -695,7 +829,12 @@ describe('deleting, and reading by id and by page', () => {
       await store.deleteAll([1n, 3n]);
     });
     await withStore(path, (store) => store.addAll([{ id: 5n, name: 'p5' }]), { checkpointAt: 0 });
-    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 2n, name: 'p2' }, { id: 4n, name: 'p4' }]));
+    expect(await readFile(path, 'utf8')).toBe(
+      encodeDatabase([
+        { id: 2n, name: 'p2' },
+        { id: 4n, name: 'p4' },
+      ]),
+    );
     await rm(`${path}.journal`);
     expect(await names(path)).toEqual(['p2', 'p4']);
   });
@@ -713,7 +852,8 @@ describe('deleting, and reading by id and by page', () => {
 
   it('lists pages in id order across store file and journal, after an id, with a tag', async () => {
     const path = await storePath();
-    const tagged = (id: number, tag?: string): NewPlant => (tag === undefined ? { id: BigInt(id), name: `p${id}` } : { id: BigInt(id), name: `p${id}`, tag });
+    const tagged = (id: number, tag?: string): NewPlant =>
+      tag === undefined ? { id: BigInt(id), name: `p${id}` } : { id: BigInt(id), name: `p${id}`, tag };
     await withStore(path, (store) => store.addAll([tagged(10, 'x'), tagged(30), tagged(50, 'x')]), { checkpointAt: 0 });
     await withStore(path, (store) => store.addAll([tagged(-5)]), { checkpointAt: 0 });
     await withStore(path, async (store) => {

@@ -31,7 +31,8 @@ const byId = (plants: NewPlant[]) => [...plants].sort((a, b) => (a.id < b.id ? -
 
 /** The names in `dir` and what each file holds (a directory: its mtime). */
 function filesOf(dir: string): Record<string, string> {
-  const what = (path: string) => (statSync(path).isDirectory() ? `a directory of ${statSync(path).mtimeMs}` : readFileSync(path, 'latin1'));
+  const what = (path: string) =>
+    statSync(path).isDirectory() ? `a directory of ${statSync(path).mtimeMs}` : readFileSync(path, 'latin1');
   return Object.fromEntries(readdirSync(dir).map((name) => [name, what(join(dir, name))]));
 }
 
@@ -39,12 +40,19 @@ describe('a store file no index vouches for', () => {
   it('pretty-printed by hand (keys in any order, a field more, CRLF, a byte order mark) is read correctly, and after the first command it is canonical with an index', async () => {
     const path = await storePath();
     // 2,000 plants, laid out as a person or another program might; ids exact past 2^53.
-    const plants: NewPlant[] = Array.from({ length: 2_000 }, (_, i) => ({ id: 2n ** 60n - BigInt(i * 7), name: `Plant ${i} é`, ...(i % 3 === 0 ? { tag: 'herb' } : {}) }));
+    const plants: NewPlant[] = Array.from({ length: 2_000 }, (_, i) => ({
+      id: 2n ** 60n - BigInt(i * 7),
+      name: `Plant ${i} é`,
+      ...(i % 3 === 0 ? { tag: 'herb' } : {}),
+    }));
     const entry = (p: NewPlant, i: number) =>
       i % 2 === 0
         ? `    {\r\n      "name": ${JSON.stringify(p.name)},\r\n      "id": ${p.id}${p.tag === undefined ? '' : `,\r\n      "tag": "${p.tag}"`},\r\n      "note": "kept by hand"\r\n    }`
         : `    { "id": ${p.id}, "name": "${p.name.replace('é', '\\u00e9')}"${p.tag === undefined ? '' : `, "tag": "${p.tag}"`} }`;
-    await writeFile(path, `\uFEFF{\r\n  "plants": [\r\n${plants.map(entry).join(',\r\n')}\r\n  ],\r\n  "plantStore": 1\r\n}\r\n`);
+    await writeFile(
+      path,
+      `\uFEFF{\r\n  "plants": [\r\n${plants.map(entry).join(',\r\n')}\r\n  ],\r\n  "plantStore": 1\r\n}\r\n`,
+    );
     // And a journal beside it, which the checkpoint folds in.
     await writeFile(`${path}.journal`, '{"id":5,"name":"Journaled"}\n');
     const expected = byId([...plants, { id: 5n, name: 'Journaled' }]);
@@ -62,7 +70,9 @@ describe('a store file no index vouches for', () => {
     const fs = countingFs();
     const next = await FileStore.open(path, { fs });
     expect(await next.get(2n ** 60n - 700n)).toEqual(plants[100]);
-    expect((await next.list({ limit: 2 })).map((plant) => plant.id)).toEqual(expected.slice(0, 2).map((plant) => plant.id));
+    expect((await next.list({ limit: 2 })).map((plant) => plant.id)).toEqual(
+      expected.slice(0, 2).map((plant) => plant.id),
+    );
     await next.close();
     expect(fs.bytesRead.get(path)).toBeLessThan(16 * 1024);
     expect(fs.bytesRead.get(path)).toBeLessThan(statSync(path).size / 4);
@@ -83,7 +93,9 @@ describe('a store file no index vouches for', () => {
       { id: 10n, name: 'Ten', tag: 'x' },
       { id: 9223372036854775807n, name: 'Café' },
     ]);
-    expect(await readFile(path, 'utf8')).toBe('{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n');
+    expect(await readFile(path, 'utf8')).toBe(
+      '{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n',
+    );
     expect(existsSync(`${path}.index`)).toBe(true);
   });
 
@@ -92,7 +104,10 @@ describe('a store file no index vouches for', () => {
     await writeFile(path, '{\n  "plantStore": 1,\n  "plants": [\n    {"id":1,\n    "name":"Fern"}\n  ]\n}\n');
     const store = await FileStore.open(path);
     expect(await readFile(path, 'utf8')).toBe(encodeDatabase([{ id: 1n, name: 'Fern' }]));
-    await store.addAll([{ id: 2n, name: 'Oak' }, { id: 3n, name: 'Pine' }]);
+    await store.addAll([
+      { id: 2n, name: 'Oak' },
+      { id: 3n, name: 'Pine' },
+    ]);
     await store.close();
     expect(await names(path)).toEqual(['Fern', 'Oak', 'Pine']);
   });
@@ -107,22 +122,34 @@ describe('a store file no index vouches for', () => {
   });
 
   it.each([
-    ['a name too long', `{"id":1,"name":"${'x'.repeat(1001)}"}`, /plants\[0\]: invalid plant: name must be at most 1,000 characters/],
+    [
+      'a name too long',
+      `{"id":1,"name":"${'x'.repeat(1001)}"}`,
+      /plants\[0\]: invalid plant: name must be at most 1,000 characters/,
+    ],
     ['an id out of range', '{"id":9223372036854775808,"name":"x"}', /plants\[0\]: invalid plant: id must be between/],
     ['a repeated key', '{"id":1,"name":"x","name":"y"}', /plants\[0\] is not JSON|Duplicate key/],
   ])('refuses a canonical-looking line with %s', async (_what, line, message) => {
     const path = await storePath();
     const content = `{\n  "plantStore": 1,\n  "plants": [\n    ${line}\n  ]\n}\n`;
     await writeFile(path, content);
-    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(message) });
+    await expect(FileStore.open(path)).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringMatching(message),
+    });
     expect(await readFile(path, 'utf8')).toBe(content);
   });
 
   it('checks every plant before it writes anything: one invalid plant last, and nothing is written beside the file', async () => {
     const path = await storePath();
-    const content = encodeDatabase(Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(3_000 - i), name: `p${i}` }))).replace('{"id":1,"name":"p2999"}', '{"id":1.5,"name":"p2999"}');
+    const content = encodeDatabase(
+      Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(3_000 - i), name: `p${i}` })),
+    ).replace('{"id":1,"name":"p2999"}', '{"id":1.5,"name":"p2999"}');
     await writeFile(path, content);
-    await expect(FileStore.open(path)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('plants[2999]: invalid plant') });
+    await expect(FileStore.open(path)).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringContaining('plants[2999]: invalid plant'),
+    });
     expect(readdirSync(join(path, '..'))).toEqual(['plants.json']);
     expect(await readFile(path, 'utf8')).toBe(content);
   });
@@ -239,39 +266,46 @@ describe('a store file no index vouches for, whose checkpoint fails', () => {
   it.each([
     ['before its rename (a full disk)', 'ENOSPC'],
     ['after its rename (a directory that cannot be synced)', 'EIO'],
-  ])('%s costs the read nothing: it answers from what it read, and a later command checkpoints', async (_when, code) => {
-    const dir = await tempDir();
-    const path = join(dir, 'plants.json');
-    writeFileSync(path, content);
-    writeFileSync(`${path}.journal`, '{"id":3,"name":"Ivy"}\n');
-    let renamed = false;
-    const fs: FileSystem = {
-      ...NODE_FS,
-      openSync: ((file: string, flags: string, mode?: number) => {
-        if (code === 'ENOSPC' && flags === 'wx') throw fails(code);
-        return NODE_FS.openSync(file, flags, mode);
-      }) as FileSystem['openSync'],
-      renameSync: ((from: string, to: string) => {
-        NODE_FS.renameSync(from, to);
-        renamed = true;
-      }) as FileSystem['renameSync'],
-      fsyncSync: ((fd: number) => {
-        if (code === 'EIO' && renamed && NODE_FS.fstatSync(fd).isDirectory()) throw fails(code);
-        NODE_FS.fsyncSync(fd);
-      }) as FileSystem['fsyncSync'],
-    };
-    const store = await FileStore.open(path, { fs });
-    const plants = [{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }, { id: 3n, name: 'Ivy' }];
-    expect(await store.list({ limit: 10 })).toEqual(plants);
-    expect(await store.get(2n)).toEqual({ id: 2n, name: 'Oak' });
-    await store.close();
-    // Before the rename, nothing changed; after it, the new file holds the same plants, the journal kept.
-    if (code === 'ENOSPC') expect(readFileSync(path, 'utf8')).toBe(content);
-    expect(readFileSync(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"Ivy"}\n');
-    expect([...(await storedPlants(path)).values()]).toEqual(plants);
-    expect(readFileSync(path, 'utf8')).toBe(encodeDatabase(plants));
-    expect(existsSync(`${path}.index`)).toBe(true);
-  });
+  ])(
+    '%s costs the read nothing: it answers from what it read, and a later command checkpoints',
+    async (_when, code) => {
+      const dir = await tempDir();
+      const path = join(dir, 'plants.json');
+      writeFileSync(path, content);
+      writeFileSync(`${path}.journal`, '{"id":3,"name":"Ivy"}\n');
+      let renamed = false;
+      const fs: FileSystem = {
+        ...NODE_FS,
+        openSync: ((file: string, flags: string, mode?: number) => {
+          if (code === 'ENOSPC' && flags === 'wx') throw fails(code);
+          return NODE_FS.openSync(file, flags, mode);
+        }) as FileSystem['openSync'],
+        renameSync: ((from: string, to: string) => {
+          NODE_FS.renameSync(from, to);
+          renamed = true;
+        }) as FileSystem['renameSync'],
+        fsyncSync: ((fd: number) => {
+          if (code === 'EIO' && renamed && NODE_FS.fstatSync(fd).isDirectory()) throw fails(code);
+          NODE_FS.fsyncSync(fd);
+        }) as FileSystem['fsyncSync'],
+      };
+      const store = await FileStore.open(path, { fs });
+      const plants = [
+        { id: 1n, name: 'Fern' },
+        { id: 2n, name: 'Oak' },
+        { id: 3n, name: 'Ivy' },
+      ];
+      expect(await store.list({ limit: 10 })).toEqual(plants);
+      expect(await store.get(2n)).toEqual({ id: 2n, name: 'Oak' });
+      await store.close();
+      // Before the rename, nothing changed; after it, the new file holds the same plants, the journal kept.
+      if (code === 'ENOSPC') expect(readFileSync(path, 'utf8')).toBe(content);
+      expect(readFileSync(`${path}.journal`, 'utf8')).toBe('{"id":3,"name":"Ivy"}\n');
+      expect([...(await storedPlants(path)).values()]).toEqual(plants);
+      expect(readFileSync(path, 'utf8')).toBe(encodeDatabase(plants));
+      expect(existsSync(`${path}.index`)).toBe(true);
+    },
+  );
 });
 
 describe('a store file no index vouches for, where it may not be written', () => {
@@ -288,7 +322,12 @@ describe('a store file no index vouches for, where it may not be written', () =>
     writeFileSync(path, content);
     chmodSync(path, 0o444);
     const before = filesOf(dir);
-    expect(await readTwice(path)).toEqual(Array(2).fill([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+    expect(await readTwice(path)).toEqual(
+      Array(2).fill([
+        { id: 1n, name: 'Fern' },
+        { id: 2n, name: 'Oak' },
+      ]),
+    );
     expect(filesOf(dir)).toEqual(before);
   });
 
@@ -298,7 +337,12 @@ describe('a store file no index vouches for, where it may not be written', () =>
     writeFileSync(path, content);
     mkdirSync(`${path}.lock`);
     const before = filesOf(dir);
-    expect(await readTwice(path)).toEqual(Array(2).fill([{ id: 1n, name: 'Fern' }, { id: 2n, name: 'Oak' }]));
+    expect(await readTwice(path)).toEqual(
+      Array(2).fill([
+        { id: 1n, name: 'Fern' },
+        { id: 2n, name: 'Oak' },
+      ]),
+    );
     expect(filesOf(dir)).toEqual(before);
     expect(existsSync(`${path}.lock`)).toBe(true);
   });

@@ -11,7 +11,8 @@ import { tempDir } from '../helpers/temp.js';
 // fsynced. The fsyncs are seen through the fs seam; a failed one stands for a writer that died
 // before it.
 
-const plants = (from: number, count: number): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
+const plants = (from: number, count: number): NewPlant[] =>
+  Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
 
 describe('the journal, made by another writer', () => {
   it("is made durable by the next opener's first append where its maker's directory sync failed", async () => {
@@ -93,7 +94,9 @@ describe('a temporary file a crash left', () => {
     expect(await store.addAll(plants(6, 6))).toEqual(Array(6).fill('added'));
     await store.close();
     expect(readFileSync(`${path}.journal`, 'utf8').split('\n')).toHaveLength(7);
-    expect(readdirSync(dir).sort()).toEqual(['plants.json', 'plants.json.index', 'plants.json.journal', ...others, ...notFiles].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      ['plants.json', 'plants.json.index', 'plants.json.journal', ...others, ...notFiles].sort(),
+    );
     expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
     expect((await storedPlants(path)).size).toBe(11);
   });

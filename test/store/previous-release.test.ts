@@ -21,7 +21,8 @@ const expected: NewPlant[] = readFileSync(join(FIXTURE, 'plants.ndjson'), 'utf8'
 /** The fixture's files, copied into a new directory. */
 async function copied(): Promise<string> {
   const path = join(await tempDir(), 'plants.json');
-  for (const suffix of ['', '.journal', '.index']) copyFileSync(join(FIXTURE, `plants.json${suffix}`), `${path}${suffix}`);
+  for (const suffix of ['', '.journal', '.index'])
+    copyFileSync(join(FIXTURE, `plants.json${suffix}`), `${path}${suffix}`);
   return path;
 }
 
@@ -40,7 +41,10 @@ function vouchingForCopies(path: string): void {
   header.journal = String((journal.birthtimeNs << 64n) | journal.ino);
   const head = Buffer.from(`plants-index 1\n${JSON.stringify(header)}\n`);
   const entries = index.subarray(Math.ceil((headerEnd + 1) / 8) * 8);
-  writeFileSync(`${path}.index`, Buffer.concat([head, Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length), entries]));
+  writeFileSync(
+    `${path}.index`,
+    Buffer.concat([head, Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length), entries]),
+  );
 }
 
 describe('a store the previous release left', () => {

@@ -12,7 +12,8 @@ import { tempDir } from '../helpers/temp.js';
 // The file store on a file system that fills up, injected through its fs seam (the same on a real
 // tmpfs: test/e2e/full-tmpfs.test.ts, and process by process: test/e2e/full-disk.test.ts).
 
-const batch = (from: number, count: number): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
+const batch = (from: number, count: number): NewPlant[] =>
+  Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `plant ${from + i}` }));
 const ids = (from: number, count: number) => batch(from, count).map((plant) => plant.id);
 
 describe('the file store on a full disk', () => {
@@ -23,7 +24,11 @@ describe('the file store on a full disk', () => {
     expect(await store.addAll(batch(0, 10))).toEqual(Array(10).fill('added'));
     const before = await readFile(`${path}.journal`);
     fs.room = 100;
-    await expect(store.addAll(batch(10, 10))).rejects.toMatchObject({ code: 'store_io', effect: 'none', message: expect.stringContaining('ENOSPC') });
+    await expect(store.addAll(batch(10, 10))).rejects.toMatchObject({
+      code: 'store_io',
+      effect: 'none',
+      message: expect.stringContaining('ENOSPC'),
+    });
     expect(await readFile(`${path}.journal`)).toEqual(before);
     // Said in words, with what to do: the store is as it was.
     await expect(store.addAll(batch(10, 10))).rejects.toMatchObject({
@@ -46,7 +51,11 @@ describe('the file store on a full disk', () => {
     const file = await readFile(path);
     const journal = await readFile(`${path}.journal`);
     fs.room = file.length / 2;
-    await expect(store.addAll(batch(200, 101))).rejects.toMatchObject({ code: 'store_io', effect: 'none', message: expect.stringContaining('ENOSPC') });
+    await expect(store.addAll(batch(200, 101))).rejects.toMatchObject({
+      code: 'store_io',
+      effect: 'none',
+      message: expect.stringContaining('ENOSPC'),
+    });
     expect(await readFile(path)).toEqual(file);
     expect(await readFile(`${path}.journal`)).toEqual(journal);
     fs.room = Infinity;
@@ -102,56 +111,70 @@ describe('the file store on a full disk', () => {
 
 describe('a fold that fails after its rename', () => {
   it.each([
-    ['the directory cannot be fsynced', 'fsync', 'could not fsync the directory of the store', 'input/output error (EIO)'],
-    ['the new store file cannot be reopened', 'reopen', 'could not reopen after writing the store', 'too many open files (EMFILE)'],
-  ] as const)('fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from either store file', async (_what, fault, action, reason) => {
-    const dir = await tempDir();
-    await checkpointedStore(join(dir, 'plants.json'), batch(0, 5));
-    const old = await readFile(join(dir, 'plants.json'));
-    // Fails once, right after the fold's rename: the fsync of the directory, or the reopening.
-    let renamed = false;
-    let failed = false;
-    const failOnce = (code: string) => {
-      failed = true;
-      return Object.assign(new Error(`${code}: injected`), { code });
-    };
-    const fs: FileSystem = {
-      ...NODE_FS,
-      renameSync: ((from: string, to: string) => {
-        NODE_FS.renameSync(from, to);
-        renamed = true;
-      }) as FileSystem['renameSync'],
-      openSync: ((file: string, flags: string, mode?: number) => {
-        if (fault === 'reopen' && renamed && !failed && flags === 'r' && file.endsWith('plants.json')) throw failOnce('EMFILE');
-        return NODE_FS.openSync(file, flags, mode);
-      }) as FileSystem['openSync'],
-      fsyncSync: ((fd: number) => {
-        if (fault === 'fsync' && renamed && !failed && NODE_FS.fstatSync(fd).isDirectory()) throw failOnce('EIO');
-        NODE_FS.fsyncSync(fd);
-      }) as FileSystem['fsyncSync'],
-    };
-    const store = await FileStore.open(join(dir, 'plants.json'), { fs, checkpointAt: 10 });
-    const { path } = store;
-    expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
-    const journal = await readFile(`${path}.journal`);
-    // The 11th journal line is past the threshold: the write folds first, and the fold fails after its rename.
-    const failure = await store.addAll(batch(110, 1)).catch((error: unknown) => error);
-    expect(renamed && failed).toBe(true);
-    expect(failure).toMatchObject({ code: 'store_io', effect: 'none', message: `${action} ${path}: ${reason}` });
-    // Renamed: the new file holds the plants acknowledged, and only those; the journal is kept.
-    expect(await readFile(path, 'utf8')).toBe(encodeDatabase([...batch(0, 5), ...batch(100, 10)]));
-    expect(await readFile(`${path}.journal`)).toEqual(journal);
-    const acknowledged = [...ids(0, 5), ...ids(100, 10)];
-    expect([...(await allPlants(store)).keys()]).toEqual(acknowledged);
-    expect([...(await storedPlants(path)).keys()]).toEqual(acknowledged);
-    // A crash that brings the old store file back: with the journal, it is whole.
-    const crashed = join(await tempDir(), 'plants.json');
-    await writeFile(crashed, old);
-    await writeFile(`${crashed}.journal`, journal);
-    expect([...(await storedPlants(crashed)).keys()]).toEqual(acknowledged);
-    // Sent again, the plant is taken as new.
-    expect(await store.addAll(batch(110, 1))).toEqual(['added']);
-    await store.close();
-    expect([...(await storedPlants(path)).keys()]).toEqual([...acknowledged, 110n]);
-  });
+    [
+      'the directory cannot be fsynced',
+      'fsync',
+      'could not fsync the directory of the store',
+      'input/output error (EIO)',
+    ],
+    [
+      'the new store file cannot be reopened',
+      'reopen',
+      'could not reopen after writing the store',
+      'too many open files (EMFILE)',
+    ],
+  ] as const)(
+    'fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from either store file',
+    async (_what, fault, action, reason) => {
+      const dir = await tempDir();
+      await checkpointedStore(join(dir, 'plants.json'), batch(0, 5));
+      const old = await readFile(join(dir, 'plants.json'));
+      // Fails once, right after the fold's rename: the fsync of the directory, or the reopening.
+      let renamed = false;
+      let failed = false;
+      const failOnce = (code: string) => {
+        failed = true;
+        return Object.assign(new Error(`${code}: injected`), { code });
+      };
+      const fs: FileSystem = {
+        ...NODE_FS,
+        renameSync: ((from: string, to: string) => {
+          NODE_FS.renameSync(from, to);
+          renamed = true;
+        }) as FileSystem['renameSync'],
+        openSync: ((file: string, flags: string, mode?: number) => {
+          if (fault === 'reopen' && renamed && !failed && flags === 'r' && file.endsWith('plants.json'))
+            throw failOnce('EMFILE');
+          return NODE_FS.openSync(file, flags, mode);
+        }) as FileSystem['openSync'],
+        fsyncSync: ((fd: number) => {
+          if (fault === 'fsync' && renamed && !failed && NODE_FS.fstatSync(fd).isDirectory()) throw failOnce('EIO');
+          NODE_FS.fsyncSync(fd);
+        }) as FileSystem['fsyncSync'],
+      };
+      const store = await FileStore.open(join(dir, 'plants.json'), { fs, checkpointAt: 10 });
+      const { path } = store;
+      expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
+      const journal = await readFile(`${path}.journal`);
+      // The 11th journal line is past the threshold: the write folds first, and the fold fails after its rename.
+      const failure = await store.addAll(batch(110, 1)).catch((error: unknown) => error);
+      expect(renamed && failed).toBe(true);
+      expect(failure).toMatchObject({ code: 'store_io', effect: 'none', message: `${action} ${path}: ${reason}` });
+      // Renamed: the new file holds the plants acknowledged, and only those; the journal is kept.
+      expect(await readFile(path, 'utf8')).toBe(encodeDatabase([...batch(0, 5), ...batch(100, 10)]));
+      expect(await readFile(`${path}.journal`)).toEqual(journal);
+      const acknowledged = [...ids(0, 5), ...ids(100, 10)];
+      expect([...(await allPlants(store)).keys()]).toEqual(acknowledged);
+      expect([...(await storedPlants(path)).keys()]).toEqual(acknowledged);
+      // A crash that brings the old store file back: with the journal, it is whole.
+      const crashed = join(await tempDir(), 'plants.json');
+      await writeFile(crashed, old);
+      await writeFile(`${crashed}.journal`, journal);
+      expect([...(await storedPlants(crashed)).keys()]).toEqual(acknowledged);
+      // Sent again, the plant is taken as new.
+      expect(await store.addAll(batch(110, 1))).toEqual(['added']);
+      await store.close();
+      expect([...(await storedPlants(path)).keys()]).toEqual([...acknowledged, 110n]);
+    },
+  );
 });

@@ -43,7 +43,13 @@ describe('the store lock', () => {
     calls.length = 0;
     const deeper = join(dir, 'a', 'b', 'plants.json');
     (await lockStore(deeper, 1_000, undefined, fs)).release();
-    expect(calls).toEqual([`mkdir ${deeper}.lock`, `mkdir ${join(dir, 'a', 'b')}`, `mkdir ${join(dir, 'a')}`, `mkdir ${join(dir, 'a', 'b')}`, `mkdir ${deeper}.lock`]);
+    expect(calls).toEqual([
+      `mkdir ${deeper}.lock`,
+      `mkdir ${join(dir, 'a', 'b')}`,
+      `mkdir ${join(dir, 'a')}`,
+      `mkdir ${join(dir, 'a', 'b')}`,
+      `mkdir ${deeper}.lock`,
+    ]);
     expect(statSync(join(dir, 'a', 'b')).isDirectory()).toBe(true);
   });
 
@@ -90,7 +96,13 @@ describe('the store lock', () => {
     rmdirSync(`${path}.lock`);
     mkdirSync(`${path}.lock`);
     const theirs = identity(`${path}.lock`);
-    expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', effect: 'none', message: expect.stringContaining('nothing of this call was written') }));
+    expect(() => lock.confirm()).toThrow(
+      expect.objectContaining({
+        code: 'store_locked',
+        effect: 'none',
+        message: expect.stringContaining('nothing of this call was written'),
+      }),
+    );
     lock.release();
     expect(identity(`${path}.lock`)).toBe(theirs);
   });
@@ -99,7 +111,9 @@ describe('the store lock', () => {
     const path = join(await tempDir(), 'plants.json');
     const lock = await lockStore(path, 1_000);
     rmdirSync(`${path}.lock`);
-    expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was removed') }));
+    expect(() => lock.confirm()).toThrow(
+      expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was removed') }),
+    );
     // Made again by another process: still not this holder's.
     mkdirSync(`${path}.lock`);
     expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked' }));
@@ -199,7 +213,9 @@ describe('the store lock', () => {
       const lock = await lockStore(path, 1_000, undefined, fs);
       vi.advanceTimersByTime(STALE_MS / 2);
       expect(theirs).toBeDefined();
-      expect(() => lock.confirm()).toThrow(expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was taken over') }));
+      expect(() => lock.confirm()).toThrow(
+        expect.objectContaining({ code: 'store_locked', message: expect.stringContaining('the lock was taken over') }),
+      );
       lock.release();
       expect(identity(lockPath)).toBe(theirs);
     });

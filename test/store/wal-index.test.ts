@@ -10,14 +10,16 @@ import { countingFs } from '../helpers/counting-fs.js';
 import { allPlants, storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 
-const many = (from: number, count: number, name = 'p'): NewPlant[] => Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
+const many = (from: number, count: number, name = 'p'): NewPlant[] =>
+  Array.from({ length: count }, (_, i) => ({ id: BigInt(from + i), name: `${name}${from + i}` }));
 
 /** A store as an import leaves it: a store file of `folded` plants, a journal of `journaled` more, and their index. */
 async function importedStore(folded: number, journaled: number): Promise<string> {
   const path = join(await tempDir(), 'plants.json');
   writeFileSync(path, encodeDatabase(many(0, folded)));
   const store = await FileStore.open(path, { checkpointAt: 10_000_000 });
-  for (let from = folded; from < folded + journaled; from += 10_000) await store.addAll(many(from, Math.min(10_000, folded + journaled - from)));
+  for (let from = folded; from < folded + journaled; from += 10_000)
+    await store.addAll(many(from, Math.min(10_000, folded + journaled - from)));
   await store.close();
   return path;
 }
@@ -25,7 +27,10 @@ async function importedStore(folded: number, journaled: number): Promise<string>
 describe('the index of a store', () => {
   it('lets a command find a plant, add one and read a page in a few KiB, whatever the size of the store', async () => {
     const reads: Record<string, number> = {};
-    for (const [name, folded, journaled] of [['small', 2_000, 2_000], ['large', 200_000, 100_000]] as const) {
+    for (const [name, folded, journaled] of [
+      ['small', 2_000, 2_000],
+      ['large', 200_000, 100_000],
+    ] as const) {
       const path = await importedStore(folded, journaled);
       expect(existsSync(`${path}.index`)).toBe(true);
       const fs = countingFs();
@@ -33,8 +38,15 @@ describe('the index of a store', () => {
       expect(await store.get(1_500n)).toEqual({ id: 1_500n, name: 'p1500' });
       expect(await store.get(BigInt(folded + 500))).toEqual({ id: BigInt(folded + 500), name: `p${folded + 500}` });
       expect(await store.get(-1n)).toBeUndefined();
-      expect(await store.addAll([{ id: -5n, name: 'new' }, { id: 7n, name: 'taken' }])).toEqual(['added', 'duplicate']);
-      expect((await store.list({ after: 990n, limit: 100 })).map((plant) => plant.id)).toEqual(many(991, 100).map((plant) => plant.id));
+      expect(
+        await store.addAll([
+          { id: -5n, name: 'new' },
+          { id: 7n, name: 'taken' },
+        ]),
+      ).toEqual(['added', 'duplicate']);
+      expect((await store.list({ after: 990n, limit: 100 })).map((plant) => plant.id)).toEqual(
+        many(991, 100).map((plant) => plant.id),
+      );
       await store.close();
       reads[name] = fs.total();
     }
@@ -69,7 +81,8 @@ describe('the index of a store', () => {
     const journal = `${path}.journal`;
     // Every journal has the same inode number here, as a file system may give a new file the number of one just removed.
     const fds = new Set<number>();
-    const sameIno = <S extends { ino: bigint | number }>(stats: S): S => Object.assign(stats, { ino: typeof stats.ino === 'bigint' ? 4242n : 4242 });
+    const sameIno = <S extends { ino: bigint | number }>(stats: S): S =>
+      Object.assign(stats, { ino: typeof stats.ino === 'bigint' ? 4242n : 4242 });
     const fs: FileSystem = {
       ...NODE_FS,
       openSync: ((file: string, flags: string, mode?: number) => {
@@ -93,7 +106,12 @@ describe('the index of a store', () => {
     expect(existsSync(`${path}.index`)).toBe(true);
     // The journal removed, the index left, and a longer journal written in its place.
     unlinkSync(journal);
-    writeFileSync(journal, many(0, 3_000, 'renamed').map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`).join(''));
+    writeFileSync(
+      journal,
+      many(0, 3_000, 'renamed')
+        .map((plant) => `{"id":${plant.id},"name":"${plant.name}"}\n`)
+        .join(''),
+    );
     const reader = await FileStore.open(path, { fs });
     expect(await reader.get(1_000n)).toEqual({ id: 1_000n, name: 'renamed1000' });
     expect(await reader.get(2_500n)).toEqual({ id: 2_500n, name: 'renamed2500' });
@@ -112,7 +130,10 @@ describe('the index of a store', () => {
     // Rewritten in place, as an editor may (the same file, the same size): every line one further on.
     writeFileSync(`${path}.journal`, [line(9999), ...ids.slice(0, -1).map(line)].join(''));
     const reader = await FileStore.open(path);
-    await expect(reader.get(2_000n)).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringContaining('the line found for id 2000 is the plant 1999') });
+    await expect(reader.get(2_000n)).rejects.toMatchObject({
+      code: 'store_corrupt',
+      message: expect.stringContaining('the line found for id 2000 is the plant 1999'),
+    });
     await reader.close();
   });
 

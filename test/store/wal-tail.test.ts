@@ -12,7 +12,9 @@ function reference(batches: [bigint, number][][]): Map<bigint, number> {
 const ids = fc.oneof(fc.bigInt({ min: -3n, max: 12n }), fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n + 1n));
 const batch = fc.array(fc.tuple(ids, fc.integer({ min: -1, max: 1_000_000 })), { maxLength: 8 });
 /** Batches of ids in ascending order, each once: a tail searched by halving. */
-const ordered = fc.uniqueArray(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 30 }).map((list) => list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+const ordered = fc
+  .uniqueArray(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 30 })
+  .map((list) => list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
 
 function check(tail: WalTail, batches: [bigint, number][][], asked: bigint[]): void {
   const said = reference(batches);
@@ -25,16 +27,31 @@ function check(tail: WalTail, batches: [bigint, number][][], asked: bigint[]): v
 describe('a journal tail', () => {
   it("says each id's last value, in any order of appends, also where an older tail is appended to again", () => {
     fc.assert(
-      fc.property(fc.array(batch, { maxLength: 6 }), fc.nat(6), batch, fc.array(ids, { maxLength: 5 }), (batches, forkAt, other, asked) => {
-        const tails = [WalTail.empty()];
-        for (const [i, appended] of batches.entries()) tails.push((tails[i] as WalTail).with(appended.map(([id]) => id), appended.map(([, value]) => value)));
-        // Ask each tail, the newest last: an older one sees only its own lines.
-        tails.forEach((tail, i) => check(tail, batches.slice(0, i), asked));
-        const at = Math.min(forkAt, batches.length);
-        const forked = (tails[at] as WalTail).with(other.map(([id]) => id), other.map(([, value]) => value));
-        check(forked, [...batches.slice(0, at), other], asked);
-        check(tails[tails.length - 1] as WalTail, batches, asked);
-      }),
+      fc.property(
+        fc.array(batch, { maxLength: 6 }),
+        fc.nat(6),
+        batch,
+        fc.array(ids, { maxLength: 5 }),
+        (batches, forkAt, other, asked) => {
+          const tails = [WalTail.empty()];
+          for (const [i, appended] of batches.entries())
+            tails.push(
+              (tails[i] as WalTail).with(
+                appended.map(([id]) => id),
+                appended.map(([, value]) => value),
+              ),
+            );
+          // Ask each tail, the newest last: an older one sees only its own lines.
+          tails.forEach((tail, i) => check(tail, batches.slice(0, i), asked));
+          const at = Math.min(forkAt, batches.length);
+          const forked = (tails[at] as WalTail).with(
+            other.map(([id]) => id),
+            other.map(([, value]) => value),
+          );
+          check(forked, [...batches.slice(0, at), other], asked);
+          check(tails[tails.length - 1] as WalTail, batches, asked);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -51,7 +68,14 @@ describe('a journal tail', () => {
           }),
         ).toThrow('a corrupt line');
         check(tail, [first], asked);
-        check(tail.with(then.map(([id]) => id), then.map(([, value]) => value)), [first, then], asked);
+        check(
+          tail.with(
+            then.map(([id]) => id),
+            then.map(([, value]) => value),
+          ),
+          [first, then],
+          asked,
+        );
       }),
       { numRuns: 300 },
     );
@@ -61,9 +85,15 @@ describe('a journal tail', () => {
     fc.assert(
       fc.property(ordered, batch, fc.array(ids, { maxLength: 5 }), (inOrder, after, asked) => {
         const first: [bigint, number][] = inOrder.map((id, i) => [id, i]);
-        const tail = WalTail.empty().with(inOrder, first.map(([, value]) => value));
+        const tail = WalTail.empty().with(
+          inOrder,
+          first.map(([, value]) => value),
+        );
         check(tail, [first], asked);
-        const next = tail.with(after.map(([id]) => id), after.map(([, value]) => value));
+        const next = tail.with(
+          after.map(([id]) => id),
+          after.map(([, value]) => value),
+        );
         check(next, [first, after], asked);
         check(tail, [first], asked);
       }),

@@ -28,11 +28,17 @@ export async function openInput(path: string, io: IOStreams, fs: FileSystem): Pr
       throw new PlantsError('unreadable_input', `${path} is a directory, not a file of plants`);
     }
     const stream = fileReadStream(fs, path, fd, 256 * 1024);
-    const close = () => new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
+    const close = () =>
+      new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
     return { chunks: inWords(stream), size: info.size, close };
   } catch (error) {
     if (error instanceof PlantsError) throw error;
-    throw new PlantsError('unreadable_input', (error as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${ioReason(error)}`);
+    throw new PlantsError(
+      'unreadable_input',
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `no such file: ${path}`
+        : `cannot read ${path}: ${ioReason(error)}`,
+    );
   }
 }
 
@@ -52,7 +58,11 @@ async function* inWords(stream: Readable): AsyncIterable<Buffer | string> {
  * `/proc/self/fd/0`, would otherwise lose the very rows it retries. An input is a path, or the
  * identity of standard input's file.
  */
-export async function refuseClobbering(outputs: { flag: string; path: string }[], inputs: { what: string; path?: string; identity?: string | undefined }[], fs: FileSystem): Promise<void> {
+export async function refuseClobbering(
+  outputs: { flag: string; path: string }[],
+  inputs: { what: string; path?: string; identity?: string | undefined }[],
+  fs: FileSystem,
+): Promise<void> {
   // stat follows links: /dev/stdin and /proc/self/fd/0 name standard input's own file or pipe.
   const identity = (path: string) => fileIdentity(() => fs.statSync(path)) ?? `path:${resolve(path)}`;
   const seen = new Map<string, string>();
@@ -63,7 +73,10 @@ export async function refuseClobbering(outputs: { flag: string; path: string }[]
   for (const { flag, path } of outputs) {
     const id = identity(path);
     const clash = seen.get(id);
-    if (clash !== undefined) throw new PlantsError('usage', `${flag} ${path} is ${clash}: writing it would destroy it`, { hint: 'name another file' });
+    if (clash !== undefined)
+      throw new PlantsError('usage', `${flag} ${path} is ${clash}: writing it would destroy it`, {
+        hint: 'name another file',
+      });
     seen.set(id, `the file of ${flag}`);
   }
 }
@@ -105,13 +118,16 @@ export interface OutputFile {
  * is through the end of its first line that is not blank, or all of it if it ends first, but never
  * much more than `limit` bytes. Nothing is read twice (standard input may be a pipe).
  */
-export async function peekHead(stream: AsyncIterable<Buffer | string>, limit: number): Promise<{ head: Buffer; ended: boolean; all: AsyncIterable<Buffer | string> }> {
+export async function peekHead(
+  stream: AsyncIterable<Buffer | string>,
+  limit: number,
+): Promise<{ head: Buffer; ended: boolean; all: AsyncIterable<Buffer | string> }> {
   const iterator = stream[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
   let size = 0;
   let ended = false;
   let textSeen = false;
-  for (let lineRead = false; !lineRead && size < limit; ) {
+  for (let lineRead = false; !lineRead && size < limit;) {
     const next = await iterator.next();
     if (next.done === true) {
       ended = true;

@@ -7,9 +7,24 @@ export const BULK_FLAGS = {
   ...TARGET_FLAGS,
   dryRun: { kind: 'boolean', description: 'check every row, do nothing' },
   failFast: { kind: 'boolean', description: 'stop at the first failed row' },
-  rejects: { kind: 'string', value: '<file>', description: 'write each row not done to FILE, in a form the same command reads back', completes: 'file' },
-  report: { kind: 'string', value: '<file>', description: 'write the summary and every failure (line, id, error, message) to FILE as JSON', completes: 'file' },
-  concurrency: { kind: 'string', value: '<n>', description: 'requests in flight to the service, from 1 to 256', default: '16' },
+  rejects: {
+    kind: 'string',
+    value: '<file>',
+    description: 'write each row not done to FILE, in a form the same command reads back',
+    completes: 'file',
+  },
+  report: {
+    kind: 'string',
+    value: '<file>',
+    description: 'write the summary and every failure (line, id, error, message) to FILE as JSON',
+    completes: 'file',
+  },
+  concurrency: {
+    kind: 'string',
+    value: '<n>',
+    description: 'requests in flight to the service, from 1 to 256',
+    default: '16',
+  },
   json: JSON_FLAG,
 } as const satisfies Flags;
 
@@ -25,7 +40,10 @@ export function bulkOptions<Format extends string>(
   const { concurrency: concurrencyText, rejects, report, dryRun, failFast, json } = flags;
   const concurrency = Number(concurrencyText);
   if (!/^\d+$/.test(concurrencyText) || concurrency < 1 || concurrency > 256) {
-    throw usageError(command, `--concurrency must be a whole number from 1 to 256, got ${JSON.stringify(concurrencyText)}`);
+    throw usageError(
+      command,
+      `--concurrency must be a whole number from 1 to 256, got ${JSON.stringify(concurrencyText)}`,
+    );
   }
   return {
     input: input.file,

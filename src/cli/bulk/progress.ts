@@ -21,13 +21,26 @@ export interface ProgressFigures {
  * done, not the reading, which runs ahead of it (a stream's read-ahead, rows queued for the
  * service); it is 1 only once every row is finished. Never NaN or infinite.
  */
-export function progressFigures(counts: Counts, consumed: Consumed, totalBytes: number | undefined, elapsedMs: number): ProgressFigures {
-  const finished = counts.done + counts.updated + counts.unchanged + counts.skipped + counts.valid + counts.failed + counts.unknown + counts.notSent;
+export function progressFigures(
+  counts: Counts,
+  consumed: Consumed,
+  totalBytes: number | undefined,
+  elapsedMs: number,
+): ProgressFigures {
+  const finished =
+    counts.done +
+    counts.updated +
+    counts.unchanged +
+    counts.skipped +
+    counts.valid +
+    counts.failed +
+    counts.unknown +
+    counts.notSent;
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? finished / seconds : 0;
   if (totalBytes === undefined || totalBytes <= 0) return { finished, rate };
   const bytesPerRecord = consumed.records > 0 ? consumed.bytes / consumed.records : 0;
-  const fraction = Math.min(1, Math.min(finished, consumed.records) * bytesPerRecord / totalBytes);
+  const fraction = Math.min(1, (Math.min(finished, consumed.records) * bytesPerRecord) / totalBytes);
   // An ETA from the first second on, and the first percent: before, it would be a guess.
   if (seconds < 1 || fraction < 0.01) return { finished, rate, fraction };
   return { finished, rate, fraction, etaSeconds: (seconds * (1 - fraction)) / fraction };
@@ -52,7 +65,13 @@ export interface Progress {
   say(line: string): void;
 }
 
-export async function startProgress(io: IOStreams, counts: Counts, consumed: Consumed, totalBytes: number | undefined, now: () => number): Promise<Progress> {
+export async function startProgress(
+  io: IOStreams,
+  counts: Counts,
+  consumed: Consumed,
+  totalBytes: number | undefined,
+  now: () => number,
+): Promise<Progress> {
   const terminal = io.stderrTerminal;
   if (terminal === undefined) return { stop: () => undefined, say: (line) => void io.stderr.write(`${line}\n`) };
   const { default: progress } = await import('cli-progress');
@@ -63,7 +82,9 @@ export async function startProgress(io: IOStreams, counts: Counts, consumed: Con
     fps: 10,
     hideCursor: true,
     clearOnComplete: true,
-    format: knownSize ? '{bar} {percent}% | {rows} rows | {rate}/s | {failed} failed | ETA {left}' : '{rows} rows | {rate}/s | {failed} failed',
+    format: knownSize
+      ? '{bar} {percent}% | {rows} rows | {rate}/s | {failed} failed | ETA {left}'
+      : '{rows} rows | {rate}/s | {failed} failed',
   });
   const started = now();
   const PARTS = 1000;

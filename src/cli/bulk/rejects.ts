@@ -34,7 +34,8 @@ export function rejectsForm(format: RejectsFormat): RejectsForm {
       let rows = 0;
       return {
         head: '[',
-        row: (rejected) => `${rows++ === 0 ? '\n' : ',\n'}${'text' in rejected ? stringifyJson(rejected.text) : rejected.json}`,
+        row: (rejected) =>
+          `${rows++ === 0 ? '\n' : ',\n'}${'text' in rejected ? stringifyJson(rejected.text) : rejected.json}`,
         tail: () => (rows === 0 ? ']\n' : '\n]\n'),
       };
     }
@@ -56,7 +57,9 @@ function idCell(rejected: Rejected): string {
   if (typeof id === 'bigint') return String(id);
   const numberText = jsonNumberText(id);
   if (numberText !== undefined) return numberText;
-  return typeof id === 'string' && id.trim() !== '' && integerFromDecimalText(id) === undefined ? id : failsAgain(rejected.json);
+  return typeof id === 'string' && id.trim() !== '' && integerFromDecimalText(id) === undefined
+    ? id
+    : failsAgain(rejected.json);
 }
 
 /**

@@ -19,8 +19,12 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   const { unit } = result.summary;
   const rows = (n: number) => `${count(n)} ${unit}${n === 1 ? '' : 's'}`;
   const skipped = counts.skipped > 0 ? [`${count(counts.skipped)} skipped`] : [];
-  const parts = result.dryRun && !result.updates ? [`${count(counts.valid)} valid`, ...skipped, `${count(counts.failed)} invalid`] : outcomeParts(result);
-  if (counts.unknown > 0) parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
+  const parts =
+    result.dryRun && !result.updates
+      ? [`${count(counts.valid)} valid`, ...skipped, `${count(counts.failed)} invalid`]
+      : outcomeParts(result);
+  if (counts.unknown > 0)
+    parts.push(`${count(counts.unknown)} unknown (sent, no answer: may or may not be ${result.done})`);
   if (counts.notSent > 0) parts.push(`${count(counts.notSent)} not sent`);
   // The rows taken up: every row read but those left unsent (work stopped: a refused token, the
   // service gone, a second signal). The rate is theirs: rows read and never sent were read fast.
@@ -30,22 +34,30 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
   lines.push(`${lead} in ${seconds.toFixed(1)}s${rate}: ${parts.join(', ')}`);
   for (const failure of result.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${describe(failure)}`);
   if (result.failures.length > SHOWN_FAILURES) {
-    lines.push(style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`));
+    lines.push(
+      style.dim(`  … and ${count(result.failures.length - SHOWN_FAILURES)} more: see --report FILE or --json`),
+    );
   }
   const rejected = result.rejectsWritten ?? 0;
   if (result.rejects !== undefined && rejected > 0) {
     const rejects = printable(result.rejects, Infinity);
     const retry = result.done === 'created' ? `plants import ${rejects}` : `plants delete --from ${rejects}`;
-    lines.push(`${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${nextStep(result, retry, rejected)}`);
+    lines.push(
+      `${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${nextStep(result, retry, rejected)}`,
+    );
   }
-  for (const problem of result.outputErrors) lines.push(`${style.red('error:')} ${printableMessage(problem, Infinity)}`);
+  for (const problem of result.outputErrors)
+    lines.push(`${style.red('error:')} ${printableMessage(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
-    lines.push(`${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`);
+    lines.push(
+      `${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`,
+    );
     if (!result.dryRun) lines.push(style.dim(`hint: ${result.summary.rest}`));
   }
   if (result.stoppedBy !== undefined) {
     lines.push(`${style.red('error:')} stopped: ${printableMessage(result.stoppedBy.message, Infinity)}`);
-    if (result.stoppedBy.hint !== undefined) lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
+    if (result.stoppedBy.hint !== undefined)
+      lines.push(style.dim(`hint: ${printableMessage(result.stoppedBy.hint, Infinity)}`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
 }
@@ -57,7 +69,12 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
  * the kind's words for that (`Imported none of 3 rows`), which `Imported 3 rows` would hide; a row
  * sent and not answered may have been done.
  */
-function leadingWords(result: BulkResult, taken: number, rows: (n: number) => string, bold: (text: string) => string): string {
+function leadingWords(
+  result: BulkResult,
+  taken: number,
+  rows: (n: number) => string,
+  bold: (text: string) => string,
+): string {
   const { counts, summary } = result;
   const input = result.input === '-' ? 'standard input' : result.input;
   // Read from the input it names: `Read 3 ids from ids.txt to delete from …`.
@@ -68,7 +85,8 @@ function leadingWords(result: BulkResult, taken: number, rows: (n: number) => st
   // A dry run changes nothing: it checks rows "for" the store or service.
   if (result.dryRun) return `${bold('Checked')} ${ofRead}${read} for ${target}`;
   const noneDone = counts.done + counts.updated + counts.unchanged + counts.unknown === 0;
-  if (taken > 0 && noneDone && summary.noneDone !== undefined) return `${bold(summary.noneDone)} ${read} ${summary.preposition} ${target}`;
+  if (taken > 0 && noneDone && summary.noneDone !== undefined)
+    return `${bold(summary.noneDone)} ${read} ${summary.preposition} ${target}`;
   const sent = /^https?:\/\//.test(result.target) ? 'Sent' : 'Wrote';
   if (ofRead !== '') return `${bold(sent)} ${ofRead}${read} to ${target}`;
   return `${bold(summary.verb)} ${read} ${summary.preposition} ${target}`;
@@ -91,9 +109,22 @@ function nextStep(result: BulkResult, retry: string, rejected: number): string {
  */
 function outcomeParts(result: BulkResult): string[] {
   const { counts } = result;
-  if (result.updates && result.dryRun) return [`${count(counts.done)} to create`, `${count(counts.updated)} to update`, `${count(counts.unchanged)} unchanged`, `${count(counts.failed)} invalid`];
-  if (result.updates) return [`${count(counts.done)} created`, `${count(counts.updated)} updated`, `${count(counts.unchanged)} unchanged`, `${count(counts.failed)} failed`];
-  if (result.done === 'created') return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
+  if (result.updates && result.dryRun)
+    return [
+      `${count(counts.done)} to create`,
+      `${count(counts.updated)} to update`,
+      `${count(counts.unchanged)} unchanged`,
+      `${count(counts.failed)} invalid`,
+    ];
+  if (result.updates)
+    return [
+      `${count(counts.done)} created`,
+      `${count(counts.updated)} updated`,
+      `${count(counts.unchanged)} unchanged`,
+      `${count(counts.failed)} failed`,
+    ];
+  if (result.done === 'created')
+    return [`${count(counts.done)} created`, `${count(counts.skipped)} skipped`, `${count(counts.failed)} failed`];
   const notFound = result.failures.filter((failure) => failure.code === 'not_found').length;
   const skipped = `${count(counts.skipped)} skipped${counts.skipped > 0 ? ' (not there)' : ''}`;
   const failed = `${count(counts.failed)} failed${notFound > 0 ? ` (${count(notFound)} not found)` : ''}`;
@@ -103,9 +134,10 @@ function outcomeParts(result: BulkResult): string[] {
 function describe(failure: RowFailure): string {
   const where = failure.line !== undefined ? `line ${failure.line}` : `[${failure.index}]`;
   const id = failure.id === undefined ? '' : ` (id ${failure.id})`;
-  const detail = failure.issues !== undefined && failure.issues.length > 0
-    ? failure.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
-    : failure.message;
+  const detail =
+    failure.issues !== undefined && failure.issues.length > 0
+      ? failure.issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
+      : failure.message;
   return `${where}${id}: ${printableMessage(detail, 160)}`;
 }
 
@@ -126,7 +158,9 @@ export function toJson(result: BulkResult): unknown {
     counts: { read, [done]: doneCount, ...others },
     failures,
     ...rest,
-    ...(stoppedBy === undefined ? {} : { stoppedBy: { error: stoppedBy.error, code: stoppedBy.code, message: stoppedBy.message } }),
+    ...(stoppedBy === undefined
+      ? {}
+      : { stoppedBy: { error: stoppedBy.error, code: stoppedBy.code, message: stoppedBy.message } }),
   };
 }
 

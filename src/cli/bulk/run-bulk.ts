@@ -23,7 +23,11 @@ import type { BulkKind, BulkOptions, BulkResult } from './types.js';
  * its work done in the store (in batches) or through the service (many requests in flight); an
  * account of every row at the end, rows not done to --rejects, the account to --report.
  */
-export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format>, options: BulkOptions<Format>, ctx: Context): Promise<BulkResult> {
+export async function runBulk<T, Format extends string>(
+  kind: BulkKind<T, Format>,
+  options: BulkOptions<Format>,
+  ctx: Context,
+): Promise<BulkResult> {
   const settings = await targetSettings(options.target, ctx);
   const target = options.target.local ? settings.require('store') : settings.require('base-url');
   await refuseClobbering(
@@ -32,8 +36,15 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       ...(options.report === undefined ? [] : [{ flag: '--report', path: options.report }]),
     ],
     [
-      options.input === '-' ? { what: 'standard input', identity: ctx.io.stdinFile() } : { what: 'the input', path: options.input },
-      ...(options.target.local ? [{ what: 'the store', path: target }, { what: "the store's journal", path: walPathOf(target) }] : []),
+      options.input === '-'
+        ? { what: 'standard input', identity: ctx.io.stdinFile() }
+        : { what: 'the input', path: options.input },
+      ...(options.target.local
+        ? [
+            { what: 'the store', path: target },
+            { what: "the store's journal", path: walPathOf(target) },
+          ]
+        : []),
     ],
     ctx.fs,
   );
@@ -94,9 +105,18 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
     const bulkSettings = { onNoop: options.onNoop, failFast: options.failFast, dryRun: options.dryRun };
     // A process with fewer descriptors than --concurrency asks for goes on with the connections it
     // could open: every request it could not send waits for one of them (http-client.ts).
-    const tell = (line: string) => (progress === undefined ? void ctx.io.stderr.write(`${line}\n`) : progress.say(line));
-    const onFewerConnections = (connections: number) => tell(`plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`);
-    const clientOptions = { connections: options.concurrency, retry: IMPORT_RETRY, stop: abandon.signal, onFewerConnections };
+    const tell = (line: string) =>
+      progress === undefined ? void ctx.io.stderr.write(`${line}\n`) : progress.say(line);
+    const onFewerConnections = (connections: number) =>
+      tell(
+        `plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`,
+      );
+    const clientOptions = {
+      connections: options.concurrency,
+      retry: IMPORT_RETRY,
+      stop: abandon.signal,
+      onFewerConnections,
+    };
     // A dry run checks rows and does nothing: no store is opened, no token needed.
     if (options.dryRun) {
       // All that can be checked without writing: the store is one (read, not changed), a token
@@ -105,7 +125,13 @@ export async function runBulk<T, Format extends string>(kind: BulkKind<T, Format
       if (options.target.local) {
         const { store } = await openLocalStore(settings, ctx, { makes: kind.done === 'created', stop: abandon.signal });
         try {
-          await applyInBatches(rows, kind.check.onStore(store), (row) => kind.onStore(store).noopError(row), tally, checking);
+          await applyInBatches(
+            rows,
+            kind.check.onStore(store),
+            (row) => kind.onStore(store).noopError(row),
+            tally,
+            checking,
+          );
         } finally {
           await store.close();
         }

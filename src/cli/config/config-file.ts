@@ -30,7 +30,11 @@ export function configPath(configDir: string): string {
 }
 
 /** `problem` follows the path: ` is not …` or `: …`. */
-function configError(path: string, problem: string, hint = 'fix it, or remove it and run plants login again'): PlantsError {
+function configError(
+  path: string,
+  problem: string,
+  hint = 'fix it, or remove it and run plants login again',
+): PlantsError {
   return new PlantsError('usage', `the config file ${path}${problem}`, { hint });
 }
 
@@ -69,7 +73,12 @@ function tokensOf(document: Record<string, unknown>, path: string): Map<string, 
   const services = document.services ?? {};
   if (!isObject(services)) throw configError(path, ': "services" must be an object of base URLs');
   for (const [url, entry] of Object.entries(services)) {
-    if (!isObject(entry) || typeof entry.token !== 'string') throw configError(path, `: the service ${JSON.stringify(url)} must have a "token" string`, "fix or remove that entry of the file");
+    if (!isObject(entry) || typeof entry.token !== 'string')
+      throw configError(
+        path,
+        `: the service ${JSON.stringify(url)} must have a "token" string`,
+        'fix or remove that entry of the file',
+      );
     tokens.set(baseUrlIn(url, path), entry.token);
   }
   if (typeof document.token === 'string') {
@@ -138,7 +147,13 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
     import('./own-file-error.js'),
     import('../../store/file/store-lock.js'),
   ]);
-  const cannotWrite = (error: unknown) => ownFileWriteError('the config file', path, error, `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`);
+  const cannotWrite = (error: unknown) =>
+    ownFileWriteError(
+      'the config file',
+      path,
+      error,
+      `check that you may write ${configDir}, or point PLANTS_CONFIG_DIR at another directory`,
+    );
   try {
     makeDirectory(configDir, 0o700, fs);
     // A directory made before, or by someone else's umask: the token is nobody else's business.
@@ -146,23 +161,43 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
   } catch (error) {
     throw cannotWrite(error);
   }
-  const waiting = () => void place.io.stderr.write(`plants: waiting for ${printable(path, Infinity)}: another plants process is changing it (a killed one holds it for 12 s at most)\n`);
+  const waiting = () =>
+    void place.io.stderr.write(
+      `plants: waiting for ${printable(path, Infinity)}: another plants process is changing it (a killed one holds it for 12 s at most)\n`,
+    );
   let lock: Awaited<ReturnType<typeof lockStore>>;
   try {
     lock = await lockStore(path, LOCK_WAIT_MS, waiting, fs);
   } catch (error) {
-    if (isPlantsError(error) && error.code === 'store_locked') throw new PlantsError('config_io', `the config file ${path} has been in use by another plants process for ${LOCK_WAIT_MS / 1000} s: nothing was changed`, { hint: 'try again once it is done' });
+    if (isPlantsError(error) && error.code === 'store_locked')
+      throw new PlantsError(
+        'config_io',
+        `the config file ${path} has been in use by another plants process for ${LOCK_WAIT_MS / 1000} s: nothing was changed`,
+        { hint: 'try again once it is done' },
+      );
     throw cannotWrite(error);
   }
   try {
-    return applyChange(path, readDocument(path, fs), change, (text) => replaceFileSync(path, text, { mode: 0o600, fs, beforeRename: () => lock.confirm() }), cannotWrite);
+    return applyChange(
+      path,
+      readDocument(path, fs),
+      change,
+      (text) => replaceFileSync(path, text, { mode: 0o600, fs, beforeRename: () => lock.confirm() }),
+      cannotWrite,
+    );
   } finally {
     lock.release();
   }
 }
 
 /** The change made to the document read, written whole by `write`. */
-function applyChange(path: string, document: Record<string, unknown>, change: ConfigChange, write: (text: string) => void, cannotWrite: (error: unknown) => PlantsError): string {
+function applyChange(
+  path: string,
+  document: Record<string, unknown>,
+  change: ConfigChange,
+  write: (text: string) => void,
+  cannotWrite: (error: unknown) => PlantsError,
+): string {
   const tokens = tokensOf(document, path);
   delete document.token;
   for (const [key, value] of Object.entries(change.values ?? {})) {

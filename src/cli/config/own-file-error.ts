@@ -11,7 +11,11 @@ import { unchangedHint } from '../../store/store-errors.js';
  */
 export function ownFileWriteError(what: string, path: string, error: unknown, remedy: string): PlantsError {
   if (error instanceof RenamedNotDurable) {
-    return new PlantsError('config_io', `${what} ${path} was written, but may not survive a crash: ${ioReason(error.cause)}`, { cause: error });
+    return new PlantsError(
+      'config_io',
+      `${what} ${path} was written, but may not survive a crash: ${ioReason(error.cause)}`,
+      { cause: error },
+    );
   }
   return new PlantsError('config_io', `could not write ${what} ${path}: ${ioReason(error)}`, {
     cause: error,

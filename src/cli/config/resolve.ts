@@ -2,7 +2,14 @@ import { join, resolve as resolvePath } from 'node:path';
 import { PlantsError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { readConfig, type ConfigFile } from './config-file.js';
-import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_SECONDS, SETTINGS, SETTING_KEYS, type Resolved, type SettingKey } from './settings.js';
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_SECONDS,
+  SETTINGS,
+  SETTING_KEYS,
+  type Resolved,
+  type SettingKey,
+} from './settings.js';
 
 export type Flags = Partial<Record<SettingKey, string | undefined>>;
 
@@ -35,8 +42,10 @@ export class Settings {
     const flag = this.flags[key];
     let found: Resolved;
     if (flag !== undefined) found = { value: checked(key, flag, `--${key}`), source: 'flag' };
-    else if ((this.ctx.env[env] ?? '') !== '') found = { value: checked(key, this.ctx.env[env] as string, env), source: 'env' };
-    else if (this.saved(key) !== undefined) found = { value: checked(key, this.saved(key) as string, 'the config file'), source: 'config' };
+    else if ((this.ctx.env[env] ?? '') !== '')
+      found = { value: checked(key, this.ctx.env[env] as string, env), source: 'env' };
+    else if (this.saved(key) !== undefined)
+      found = { value: checked(key, this.saved(key) as string, 'the config file'), source: 'config' };
     else {
       const value = defaults(this.ctx)[key];
       found = value === undefined ? { value: undefined, source: undefined } : { value, source: 'default' };

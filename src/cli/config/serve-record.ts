@@ -43,7 +43,11 @@ export function loopbackUrls(host: string, port: number): string[] {
  * half a record), in `ctx.dataDir`. Returns the function that removes the record, for when the
  * serve stops. Throws where login would not trust the record: in a directory of another user's.
  */
-export function recordServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'fs'>, record: ServeRecord, port: number): () => void {
+export function recordServe(
+  ctx: Pick<Context, 'dataDir' | 'uid' | 'fs'>,
+  record: ServeRecord,
+  port: number,
+): () => void {
   const { fs } = ctx;
   const dir = serveRecordsPath(ctx.dataDir);
   // Not mkdirSync's `recursive`, which loops for ever on Node 20 where a level cannot be made.
@@ -76,7 +80,10 @@ export function recordServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'fs'>, record
  * Whether a serve running now recorded `baseUrl` in `ctx.dataDir`: its origin (scheme, host and
  * port), spelled as the serve printed it.
  */
-export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processState' | 'fs'>, baseUrl: string): boolean {
+export function isRecordedServe(
+  ctx: Pick<Context, 'dataDir' | 'uid' | 'processState' | 'fs'>,
+  baseUrl: string,
+): boolean {
   const { fs } = ctx;
   const dir = serveRecordsPath(ctx.dataDir);
   if (!isPrivateDirectory(fs, dir, ctx.uid)) return false;
@@ -90,7 +97,8 @@ export function isRecordedServe(ctx: Pick<Context, 'dataDir' | 'uid' | 'processS
   for (const name of names) {
     if (!/^\d+-\d+\.json$/.test(name)) continue;
     const record = readRecord(fs, join(dir, name), ctx.uid);
-    if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin)) continue;
+    if (record === undefined || !record.urls.some((url) => URL.canParse(url) && new URL(url).origin === origin))
+      continue;
     const state = ctx.processState(record.pid, 'plants serve');
     if (state === 'running') return true;
     // A serve killed left its record, which names a process that is gone. One whose id another
@@ -131,7 +139,12 @@ function readRecord(fs: FileSystem, path: string, uid: number | undefined): Serv
     const stats = fs.lstatSync(path);
     if (!stats.isFile() || !isOwnedBy(stats, uid)) return undefined;
     const record = JSON.parse(fs.readFileSync(path, 'utf8')) as Partial<ServeRecord>;
-    if (!Number.isSafeInteger(record.pid) || !Array.isArray(record.urls) || !record.urls.every((url) => typeof url === 'string')) return undefined;
+    if (
+      !Number.isSafeInteger(record.pid) ||
+      !Array.isArray(record.urls) ||
+      !record.urls.every((url) => typeof url === 'string')
+    )
+      return undefined;
     return record as ServeRecord;
   } catch {
     return undefined;

@@ -33,7 +33,9 @@ export function readServerToken({ dataDir, fs }: Pick<Context, 'dataDir' | 'fs'>
 }
 
 function unusable(path: string, why: string): PlantsError {
-  return new PlantsError('usage', `the server token file ${path} ${why}`, { hint: `delete it, and plants serve makes a new one (logins with the old token then need plants login again)` });
+  return new PlantsError('usage', `the server token file ${path} ${why}`, {
+    hint: `delete it, and plants serve makes a new one (logins with the old token then need plants login again)`,
+  });
 }
 
 /**
@@ -42,7 +44,11 @@ function unusable(path: string, why: string): PlantsError {
  * two servers starting at once both end up with the first one's token. One that cannot be written
  * (a full disk) is `config_io`, with no temporary file left behind.
  */
-export function keepServerToken(place: Pick<Context, 'dataDir' | 'fs'>): { token: string; path: string; made: boolean } {
+export function keepServerToken(place: Pick<Context, 'dataDir' | 'fs'>): {
+  token: string;
+  path: string;
+  made: boolean;
+} {
   const path = serverTokenPath(place.dataDir);
   const kept = readServerToken(place);
   if (kept !== undefined) return { token: kept, path, made: false };
@@ -50,7 +56,12 @@ export function keepServerToken(place: Pick<Context, 'dataDir' | 'fs'>): { token
   try {
     made = linkNewToken(place.dataDir, path, place.fs);
   } catch (error) {
-    throw ownFileWriteError('the server token file', path, error, 'fix the data directory, or give plants serve its tokens with --token or PLANTS_SERVER_TOKENS');
+    throw ownFileWriteError(
+      'the server token file',
+      path,
+      error,
+      'fix the data directory, or give plants serve its tokens with --token or PLANTS_SERVER_TOKENS',
+    );
   }
   return { token: readServerToken(place) as string, path, made };
 }

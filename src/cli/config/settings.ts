@@ -12,7 +12,12 @@ interface Setting {
 }
 
 export const SETTINGS = {
-  'base-url': { env: 'PLANTS_BASE_URL', secret: false, describe: 'the Plant Store service to talk to', check: checkBaseUrl },
+  'base-url': {
+    env: 'PLANTS_BASE_URL',
+    secret: false,
+    describe: 'the Plant Store service to talk to',
+    check: checkBaseUrl,
+  },
   token: { env: 'PLANTS_TOKEN', secret: true, describe: 'the bearer token sent to the service', check: checkToken },
   store: { env: 'PLANTS_STORE', secret: false, describe: 'the JSON file used by --local', check: checkNotEmpty },
   timeout: {
@@ -53,8 +58,10 @@ export function checkBaseUrl(value: string): string {
   } catch {
     throw usage(`base URL ${JSON.stringify(value)} is not a URL (expected e.g. http://127.0.0.1:8080)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`base URL must start with http:// or https://, got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw usage('base URL must not contain a user name or password: use plants login --with-token');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage(`base URL must start with http:// or https://, got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw usage('base URL must not contain a user name or password: use plants login --with-token');
   if (url.search !== '' || url.hash !== '') throw usage('base URL must not have a query (?…) or fragment (#…)');
   // Keep any path prefix (a service mounted under /api), without a trailing slash.
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -70,7 +77,9 @@ export function checkToken(value: string): string {
 function checkTimeout(value: string): string {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-    throw usage(`timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got ${JSON.stringify(value)}`);
+    throw usage(
+      `timeout must be a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5), got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -81,7 +81,12 @@ export function patching(patches: readonly Patch[], etagOf: EtagOf | undefined):
 
 export function deleting(targets: readonly (bigint | Removal)[], etagOf: EtagOf | undefined): Decision<DeleteOutcome> {
   return (snapshot) => {
-    const outcomes = decideDeletes(targets, (id) => snapshot.has(id), (id) => snapshot.get(id), etagOf);
+    const outcomes = decideDeletes(
+      targets,
+      (id) => snapshot.has(id),
+      (id) => snapshot.get(id),
+      etagOf,
+    );
     const deleted = targets.filter((_, i) => outcomes[i] === 'deleted').map(targetId);
     return { outcomes, changes: { ids: deleted, lines: deleted.map(deleteLine), deleted: true } };
   };

@@ -134,7 +134,8 @@ const ID_START = Buffer.from(`${INDENT}{"id":`);
  * where a double holds it exactly; undefined if the line does not start so.
  */
 export function lineId(bytes: Buffer, from: number, to: number): number | bigint | undefined {
-  const starts = to - from >= ID_START.length + 2 && bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) === 0;
+  const starts =
+    to - from >= ID_START.length + 2 && bytes.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) === 0;
   if (!starts) return undefined;
   let at = from + ID_START.length;
   const negative = bytes[at] === 0x2d;

@@ -72,11 +72,13 @@ export class DatabaseLines {
         // A line begun in the block before is in the cutter's own buffer, which the next line reuses.
         const own = bytes === chunk;
         const kept = own ? bytes : Buffer.from(bytes.subarray(from, to));
-        lines.push(own ? { bytes, from, to, start: lineStart } : { bytes: kept, from: 0, to: to - from, start: lineStart });
+        lines.push(
+          own ? { bytes, from, to, start: lineStart } : { bytes: kept, from: 0, to: to - from, start: lineStart },
+        );
       },
       start,
     );
-    for (let position = start; position < end; ) {
+    for (let position = start; position < end;) {
       const got = this.reading(() => this.bytes.read(block, 0, Math.min(block.length, end - position), position));
       if (got === 0) throw storeIoError(this.path, 'read', new Error('the store file ended before its last plant'));
       position += got;

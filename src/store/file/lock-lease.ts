@@ -21,7 +21,8 @@ export interface HeldLock {
 }
 
 /** The calls the lock makes: node:fs, or in tests one through which another "process" acts. */
-export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync'> & DirectoryFileSystem;
+export type LockFileSystem = Pick<FileSystem, 'mkdirSync' | 'lstatSync' | 'rmdirSync' | 'utimesSync'> &
+  DirectoryFileSystem;
 
 /** A lock whose directory has not been touched for this long is a dead holder's, and is taken over. */
 export const STALE_MS = 10_000;
@@ -128,7 +129,10 @@ export function holdLock(path: string, lockPath: string, made: BigIntStats, fs: 
  * removed it), when it is taken anew, waiting as any other process would. One lost before the
  * first write fails that write, at its confirm().
  */
-export async function underLease<T>(take: () => Promise<HeldLock>, work: (leased: () => Promise<HeldLock>) => Promise<T>): Promise<T> {
+export async function underLease<T>(
+  take: () => Promise<HeldLock>,
+  work: (leased: () => Promise<HeldLock>) => Promise<T>,
+): Promise<T> {
   let lease = await take();
   let used = false;
   try {

@@ -105,12 +105,7 @@ function holds(read: ReadAt, at: number, expected: Buffer): boolean {
  * repeated id, is refused (`store_corrupt`) before anything is written, and never overwritten.
  * Closes `fd`.
  */
-export function readDatabaseWhole(
-  fs: FileSystem,
-  fd: number,
-  path: string,
-  size: number,
-): DatabaseReader {
+export function readDatabaseWhole(fs: FileSystem, fd: number, path: string, size: number): DatabaseReader {
   let text: string;
   try {
     const bytes = Buffer.allocUnsafe(size);
@@ -131,7 +126,10 @@ function normalised(text: string, path: string): DatabaseReader {
   // Written as a checkpoint writes it, in chunks held as they are: no copy of the whole joined.
   const chunks: Buffer[] = [];
   const starts = new EntriesBuilder();
-  const writer = new DatabaseWriter((chunk) => chunks.push(Buffer.from(chunk)), (id, start) => starts.push(id, start));
+  const writer = new DatabaseWriter(
+    (chunk) => chunks.push(Buffer.from(chunk)),
+    (id, start) => starts.push(id, start),
+  );
   for (let i = 0; i < order.size; i += 1) writer.text(order.idAt(i), lines[order.valueAt(i)] as string);
   writer.end();
   return new DatabaseReader(memoryBytes(chunks), path, order.size, starts.build());

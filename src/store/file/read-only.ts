@@ -20,7 +20,10 @@ interface ReadOnlyFile {
  */
 function readOnlyFiles(fs: FileSystem, storePath: string, walPath: string): ReadOnlyFile[] {
   const found: ReadOnlyFile[] = [];
-  for (const [path, part] of [[storePath, 'store file'], [walPath, 'journal']] as const) {
+  for (const [path, part] of [
+    [storePath, 'store file'],
+    [walPath, 'journal'],
+  ] as const) {
     const info = statFile(fs, path, part);
     if (info === undefined) continue;
     const mode = Number(info.mode) & 0o7777;
@@ -56,6 +59,10 @@ export function refuseReadOnly(fs: FileSystem, path: string, walPath: string): v
   const which = first.path === path ? mode : `its journal ${walPath} has ${mode}`;
   const why = first.forThisUser ? `read-only for this user (${which}: permission denied)` : `read-only (${which})`;
   const chmod = files.filter((file) => !file.forThisUser).map((file) => file.path);
-  const cure = first.forThisUser ? `run plants as a user who may write ${first.path}` : `make it writable again (chmod u+w ${chmod.join(' ')})`;
-  throw new PlantsError('store_io', `the store ${path} is ${why}: nothing was written`, { hint: `reads work as they are; to write to it, ${cure}` });
+  const cure = first.forThisUser
+    ? `run plants as a user who may write ${first.path}`
+    : `make it writable again (chmod u+w ${chmod.join(' ')})`;
+  throw new PlantsError('store_io', `the store ${path} is ${why}: nothing was written`, {
+    hint: `reads work as they are; to write to it, ${cure}`,
+  });
 }

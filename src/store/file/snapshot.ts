@@ -76,7 +76,10 @@ export class Snapshot {
     const found = canonicalPlant(line);
     const what = found === undefined ? `not a plant: ${line.slice(0, 60)}` : `the plant ${found.id}`;
     const { path } = this.database;
-    return storeCorruptError(path, `the line found for id ${id} is ${what}: its index does not match its files (remove ${path}.index)`);
+    return storeCorruptError(
+      path,
+      `the line found for id ${id} is ${what}: its index does not match its files (remove ${path}.index)`,
+    );
   }
 
   /**

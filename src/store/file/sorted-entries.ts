@@ -75,7 +75,8 @@ export class SortedEntries implements Entries {
     while (low < high) {
       const middle = (low + high) >>> 1;
       const idHigh = halves[2 * middle + HIGH] as number;
-      if (idHigh < high32 || (idHigh === high32 && (halves[2 * middle + LOW] as number) >>> 0 <= low32)) low = middle + 1;
+      if (idHigh < high32 || (idHigh === high32 && (halves[2 * middle + LOW] as number) >>> 0 <= low32))
+        low = middle + 1;
       else high = middle;
     }
     return low;
@@ -105,7 +106,7 @@ export class EntriesBuilder {
     if (this.count === this.ids.length) this.grow();
     const i = this.count;
     if (typeof id === 'number') {
-      this.halves[2 * i + LOW] = id % 4294967296 | 0;
+      this.halves[2 * i + LOW] = (id % 4294967296) | 0;
       this.halves[2 * i + HIGH] = Math.floor(id / 4294967296) | 0;
     } else this.ids[i] = id;
     this.values[i] = value;
@@ -124,7 +125,10 @@ export class EntriesBuilder {
       const y = ids[b] as bigint;
       return x < y ? -1 : x > y ? 1 : a - b;
     });
-    return new SortedEntries(BigInt64Array.from(order, (i) => ids[i] as bigint), Float64Array.from(order, (i) => values[i] as number));
+    return new SortedEntries(
+      BigInt64Array.from(order, (i) => ids[i] as bigint),
+      Float64Array.from(order, (i) => values[i] as number),
+    );
   }
 
   private grow(): void {

@@ -47,7 +47,10 @@ export class StoreFiles {
   stamp(): Stamp {
     const wal = statFile(this.fs, this.walPath, 'journal');
     const database = databaseStamp(statFile(this.fs, this.path));
-    return { database, wal: wal === undefined ? { id: undefined, size: 0 } : { id: walId(wal), size: Number(wal.size) } };
+    return {
+      database,
+      wal: wal === undefined ? { id: undefined, size: 0 } : { id: walId(wal), size: Number(wal.size) },
+    };
   }
 
   /**
@@ -74,7 +77,13 @@ export class StoreFiles {
         database = { ...database, reader, vouched: vouching !== undefined, readWhole };
       }
       const { bytes, lines } = vouching?.header ?? { bytes: 0, lines: 0 };
-      const wal = { file: { id: stamp.wal.id, size: bytes }, wholeBytes: bytes, lines, indexedBytes: bytes, indexedLines: lines };
+      const wal = {
+        file: { id: stamp.wal.id, size: bytes },
+        wholeBytes: bytes,
+        lines,
+        indexedBytes: bytes,
+        indexedLines: lines,
+      };
       const index = vouching?.entries ?? SortedEntries.EMPTY;
       const snapshot = this.readOn(new Snapshot(database, index, WalTail.empty(), wal, this.walReader), stamp.wal);
       // A database file found in our layout with no wal-index (a store copied): given one at once,
@@ -141,7 +150,8 @@ export class StoreFiles {
    */
   current(kept: Snapshot | undefined, stamp: Stamp = this.stamp()): Snapshot {
     const wal = kept?.wal;
-    const same = wal !== undefined && (wal.file.id === stamp.wal.id || wal.wholeBytes === 0) && stamp.wal.size >= wal.wholeBytes;
+    const same =
+      wal !== undefined && (wal.file.id === stamp.wal.id || wal.wholeBytes === 0) && stamp.wal.size >= wal.wholeBytes;
     if (kept !== undefined && wal !== undefined && same && kept.database.stamp === stamp.database) {
       return stamp.wal.size !== wal.file.size || stamp.wal.id !== wal.file.id ? this.readOn(kept, stamp.wal) : kept;
     }
@@ -182,7 +192,13 @@ export class StoreFiles {
       // A store made read-only is left as it is, with no index: its readers read it whole.
       if (isReadOnly(this.fs, this.path, this.walPath)) return snapshot;
       const journal = wal.file.id === undefined ? '' : String(wal.file.id);
-      const header = { store: database.stamp, plants: database.reader.plants, journal, bytes: wal.wholeBytes, lines: wal.lines };
+      const header = {
+        store: database.stamp,
+        plants: database.reader.plants,
+        journal,
+        bytes: wal.wholeBytes,
+        lines: wal.lines,
+      };
       writeWalIndex(this.fs, this.walIndexPath, header, entries);
     } catch {
       return snapshot;

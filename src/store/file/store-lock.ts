@@ -3,7 +3,15 @@ import { PlantsError } from '../../core/errors.js';
 import { NODE_FS, type BigIntStats } from '../../fs/file-system.js';
 import { makeDirectory } from '../../fs/make-directory.js';
 import { storeIoError } from '../store-errors.js';
-import { holdLock, lockError, look, sameDirectory, STALE_MS, type HeldLock, type LockFileSystem } from './lock-lease.js';
+import {
+  holdLock,
+  lockError,
+  look,
+  sameDirectory,
+  STALE_MS,
+  type HeldLock,
+  type LockFileSystem,
+} from './lock-lease.js';
 
 export { STALE_MS, type HeldLock, type LockFileSystem } from './lock-lease.js';
 
@@ -23,7 +31,13 @@ const SAY_WAITING_AFTER_MS = 1000;
  * lock path that cannot be a lock (a file, a directory with files in it), where proper-lockfile
  * retried for the whole wait and then said ENOTDIR or ENOTEMPTY.
  */
-export async function lockStore(path: string, waitMs: number, onWait?: () => void, fs: LockFileSystem = NODE_FS, stop?: AbortSignal): Promise<HeldLock> {
+export async function lockStore(
+  path: string,
+  waitMs: number,
+  onWait?: () => void,
+  fs: LockFileSystem = NODE_FS,
+  stop?: AbortSignal,
+): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
   const started = Date.now();
   let saidWaiting = false;

@@ -62,7 +62,9 @@ export class WalAppender {
         }
       }
       this.close();
-      throw takenBack ? storeIoError(this.path, 'append to', error) : storeMaybeWrittenError(this.path, 'append to', error);
+      throw takenBack
+        ? storeIoError(this.path, 'append to', error)
+        : storeMaybeWrittenError(this.path, 'append to', error);
     }
   }
 

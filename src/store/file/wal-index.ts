@@ -50,7 +50,11 @@ export function databaseStamp(info: BigIntStats | undefined): string {
  * `database`'s stamp, and a WAL of which it holds no bytes, or the first bytes of this one (it only
  * grows).
  */
-export function vouches(header: WalIndexHeader, database: string, wal: { id: bigint | undefined; size: number }): boolean {
+export function vouches(
+  header: WalIndexHeader,
+  database: string,
+  wal: { id: bigint | undefined; size: number },
+): boolean {
   const ofThisWal = header.journal === String(wal.id) && header.bytes <= wal.size;
   return header.store === database && (header.bytes === 0 || ofThisWal);
 }
@@ -96,7 +100,8 @@ export function writeWalIndex(
   if (endianness() !== 'LE') throw new Error('no index is written on a big-endian machine');
   const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, entries: entries.size })}\n`);
   const padding = Buffer.alloc(Math.ceil(head.length / 8) * 8 - head.length);
-  const bytes = (array: BigInt64Array | Float64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  const bytes = (array: BigInt64Array | Float64Array) =>
+    new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   replaceFileSync(
     path,
     (write) => {
@@ -136,14 +141,19 @@ export class FileEntries implements Entries {
   idAt(position: number): bigint {
     if (this.loaded !== undefined) return this.loaded.idAt(position);
     const at = position - (position % BLOCK);
-    if (this.ids.at !== at) this.ids = { at, block: this.column(new BigInt64Array(Math.min(BLOCK, this.size - at)), this.offset + at * 8) };
+    if (this.ids.at !== at)
+      this.ids = { at, block: this.column(new BigInt64Array(Math.min(BLOCK, this.size - at)), this.offset + at * 8) };
     return this.ids.block[position - at] as bigint;
   }
 
   valueAt(position: number): number {
     if (this.loaded !== undefined) return this.loaded.valueAt(position);
     const at = position - (position % BLOCK);
-    if (this.values.at !== at) this.values = { at, block: this.column(new Float64Array(Math.min(BLOCK, this.size - at)), this.offset + (this.size + at) * 8) };
+    if (this.values.at !== at)
+      this.values = {
+        at,
+        block: this.column(new Float64Array(Math.min(BLOCK, this.size - at)), this.offset + (this.size + at) * 8),
+      };
     return this.values.block[position - at] as number;
   }
 
@@ -185,7 +195,7 @@ export class FileEntries implements Entries {
 
   private read(into: Uint8Array, position: number): void {
     try {
-      for (let got = 0; got < into.length; ) {
+      for (let got = 0; got < into.length;) {
         const read = this.fs.readSync(this.fd, into, got, into.length - got, position + got);
         if (read === 0) throw new Error('the index ended before its last entry');
         got += read;

@@ -120,7 +120,11 @@ export class WalTail {
   /** Each id's last entry, in id order. */
   sorted(): SortedEntries {
     // In id order, each id once: the log's own entries, as they are.
-    if (this.sortedCache === undefined && this.inOrder()) this.sortedCache = new SortedEntries(this.log.ids.subarray(0, this.lines), this.log.values.subarray(0, this.lines));
+    if (this.sortedCache === undefined && this.inOrder())
+      this.sortedCache = new SortedEntries(
+        this.log.ids.subarray(0, this.lines),
+        this.log.values.subarray(0, this.lines),
+      );
     if (this.sortedCache === undefined) {
       this.log.link();
       const builder = new EntriesBuilder();

@@ -43,14 +43,25 @@ const DELETE_LINE = /^\{"delete":(0|-?[1-9][0-9]*)\}$/;
  * start, else by where it is. Returns the lines read and where the whole ones end: a torn tail
  * beyond is left for the next append to cut.
  */
-export function readWal(fs: FileSystem, fd: number, path: string, from: number, to: number, onEntry: (id: bigint, value: number) => void): { lines: number; wholeBytes: number } {
+export function readWal(
+  fs: FileSystem,
+  fd: number,
+  path: string,
+  from: number,
+  to: number,
+  onEntry: (id: bigint, value: number) => void,
+): { lines: number; wholeBytes: number } {
   let lines = 0;
   const name = (start: number) => (from === 0 ? `line ${lines}` : `the line at byte ${start}`);
   let wholeBytes: number;
   try {
     wholeBytes = readLinesSync(readAtOf(fs, fd), from, to, MAX_LINE_BYTES, (bytes, lineFrom, lineTo, start) => {
       lines += 1;
-      if (bytes === undefined) throw storeCorruptError(path, `${name(start)} is not JSON (longer than any plant: over ${MAX_LINE_BYTES} bytes)`);
+      if (bytes === undefined)
+        throw storeCorruptError(
+          path,
+          `${name(start)} is not JSON (longer than any plant: over ${MAX_LINE_BYTES} bytes)`,
+        );
       // Nearly every line: a plain canonical plant, checked on its bytes.
       const plain = plainLineId(bytes, lineFrom, lineTo);
       if (plain !== undefined) {
@@ -62,12 +73,22 @@ export function readWal(fs: FileSystem, fd: number, path: string, from: number, 
       if (deleted !== null) {
         const id = BigInt(deleted[1] as string);
         // The pattern takes any number of digits: an id no plant can have is as corrupt as an invalid plant.
-        if (id < INT64_MIN || id > INT64_MAX) throw storeCorruptError(path, `${name(start)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`);
+        if (id < INT64_MIN || id > INT64_MAX)
+          throw storeCorruptError(
+            path,
+            `${name(start)}: the deleted id must be between ${INT64_MIN} and ${INT64_MAX}, got ${id}`,
+          );
         onEntry(id, DELETED);
         return;
       }
       const reading = readPlantJson(text);
-      if (reading.plant === undefined) throw storeCorruptError(path, reading.notJson !== undefined ? `${name(start)} is not JSON (${reading.notJson})` : `${name(start)}: ${reading.invalid.message}`);
+      if (reading.plant === undefined)
+        throw storeCorruptError(
+          path,
+          reading.notJson !== undefined
+            ? `${name(start)} is not JSON (${reading.notJson})`
+            : `${name(start)}: ${reading.invalid.message}`,
+        );
       onEntry(reading.plant.id, reading.canonical ? start : rewritten(start));
     });
   } catch (error) {

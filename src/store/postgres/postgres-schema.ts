@@ -61,8 +61,13 @@ export async function ensureSchema(client: PoolClient, where: string): Promise<s
 /** The schema version of a table marked as ours, with our columns; else why it is not ours. */
 function checkOurs(mark: string | null, columns: string | null, where: string): number {
   const version = MARK_PATTERN.exec(mark ?? '')?.[1];
-  if (version === undefined) throw notOurs(where, 'it has a table "plants" that plants did not create (no schema mark on it)');
-  if (Number(version) > SCHEMA_VERSION) throw notOurs(where, `its table "plants" has schema version ${version}, made by a newer plants; this one knows version ${SCHEMA_VERSION}`);
+  if (version === undefined)
+    throw notOurs(where, 'it has a table "plants" that plants did not create (no schema mark on it)');
+  if (Number(version) > SCHEMA_VERSION)
+    throw notOurs(
+      where,
+      `its table "plants" has schema version ${version}, made by a newer plants; this one knows version ${SCHEMA_VERSION}`,
+    );
   if (columns !== COLUMNS) {
     const found = columns ?? 'none';
     throw notOurs(where, `its table "plants" has the columns (${found}), not those of schema version ${version}`);
@@ -71,7 +76,11 @@ function checkOurs(mark: string | null, columns: string | null, where: string): 
 }
 
 function notOurs(where: string, why: string): PlantsError {
-  return new PlantsError('store_corrupt', `the database ${where} is not a usable plants store: ${why}; it was left untouched`, {
-    hint: 'point --database (or PLANTS_DATABASE_URL) at another database, or give plants a search_path without that table',
-  });
+  return new PlantsError(
+    'store_corrupt',
+    `the database ${where} is not a usable plants store: ${why}; it was left untouched`,
+    {
+      hint: 'point --database (or PLANTS_DATABASE_URL) at another database, or give plants a search_path without that table',
+    },
+  );
 }

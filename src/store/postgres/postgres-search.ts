@@ -61,8 +61,10 @@ function inLiteral(character: string): string {
 
 /** Each code point as an escape of the expression's (`\u00e9`, `\U0001f331`): nothing in it is a metacharacter. */
 function escaped(text: string): string {
-  return [...text].map((character) => {
-    const code = character.codePointAt(0) as number;
-    return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  }).join('');
+  return [...text]
+    .map((character) => {
+      const code = character.codePointAt(0) as number;
+      return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    })
+    .join('');
 }

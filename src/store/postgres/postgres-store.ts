@@ -45,7 +45,10 @@ const ADD = {
   text: `INSERT INTO plants (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
          ON CONFLICT (id) DO NOTHING RETURNING id::text AS id_text`,
 };
-const DELETE = { name: 'plants_delete', text: 'DELETE FROM plants WHERE id = ANY($1::bigint[]) RETURNING id::text AS id_text' };
+const DELETE = {
+  name: 'plants_delete',
+  text: 'DELETE FROM plants WHERE id = ANY($1::bigint[]) RETURNING id::text AS id_text',
+};
 const GET = { name: 'plants_get', text: 'SELECT id::text AS id_text, name, tag FROM plants WHERE id = $1::bigint' };
 
 /**
@@ -102,17 +105,26 @@ export class PostgresStore implements PlantStore {
   /** Puts held to no precondition in one statement a run; any other in a transaction (postgres-writes.ts). */
   async putAll(puts: readonly Put[]): Promise<PutOutcome[]> {
     if (puts.length === 0) return [];
-    if (puts.every((put) => put.expect === undefined)) return await this.withClient('unknown', (client) => putInStatements(client, puts));
+    if (puts.every((put) => put.expect === undefined))
+      return await this.withClient('unknown', (client) => putInStatements(client, puts));
     const etagOf = await etagOfFor(puts);
     const ids = puts.map((put) => put.plant.id);
-    return await this.withClient('unknown', (client) => writeLocked(client, ids, (get) => ({ ...decidePuts(puts, get, etagOf), deletes: [] })));
+    return await this.withClient('unknown', (client) =>
+      writeLocked(client, ids, (get) => ({ ...decidePuts(puts, get, etagOf), deletes: [] })),
+    );
   }
 
   /** Patches depend on the plants as they are: in a transaction (postgres-writes.ts). */
   async patchAll(patches: readonly Patch[]): Promise<PatchOutcome[]> {
     if (patches.length === 0) return [];
     const etagOf = await etagOfFor(patches);
-    return await this.withClient('unknown', (client) => writeLocked(client, patches.map((patch) => patch.id), (get) => ({ ...decidePatches(patches, get, etagOf), deletes: [] })));
+    return await this.withClient('unknown', (client) =>
+      writeLocked(
+        client,
+        patches.map((patch) => patch.id),
+        (get) => ({ ...decidePatches(patches, get, etagOf), deletes: [] }),
+      ),
+    );
   }
 
   async deleteAll(targets: readonly (bigint | Removal)[]): Promise<DeleteOutcome[]> {
@@ -121,7 +133,11 @@ export class PostgresStore implements PlantStore {
     if (targets.every((target) => typeof target === 'bigint' || target.expect === undefined)) {
       const rows = await this.query<Pick<PlantRow, 'id_text'>>('unknown', DELETE, [[...new Set(ids)].map(String)]);
       const deleted = new Set(rows.map((row) => BigInt(row.id_text)));
-      return decideDeletes(ids, (id) => deleted.has(id), () => undefined);
+      return decideDeletes(
+        ids,
+        (id) => deleted.has(id),
+        () => undefined,
+      );
     }
     const etagOf = await etagOfFor(targets);
     return await this.withClient('unknown', (client) =>
@@ -212,11 +228,15 @@ export class PostgresStore implements PlantStore {
     const reason = (error as NodeJS.ErrnoException).code ?? '';
     const message = (error as Error).message ?? String(error);
     const detail = message.includes(reason) ? message : `${reason}: ${message}`;
-    return new PlantsError('store_io', `the database ${this.where} failed (${detail})${effect === 'unknown' ? ': the plants may or may not be stored' : ''}`, {
-      cause: error,
-      effect,
-      hint: 'check that PostgreSQL is running and that --database (or PLANTS_DATABASE_URL) names it',
-    });
+    return new PlantsError(
+      'store_io',
+      `the database ${this.where} failed (${detail})${effect === 'unknown' ? ': the plants may or may not be stored' : ''}`,
+      {
+        cause: error,
+        effect,
+        hint: 'check that PostgreSQL is running and that --database (or PLANTS_DATABASE_URL) names it',
+      },
+    );
   }
 }
 

@@ -14,12 +14,18 @@ export interface PlantRow {
 
 export function plantOf(row: PlantRow): NewPlant {
   const name = fromDatabaseText(row.name);
-  return row.tag === null ? { id: BigInt(row.id_text), name } : { id: BigInt(row.id_text), name, tag: fromDatabaseText(row.tag) };
+  return row.tag === null
+    ? { id: BigInt(row.id_text), name }
+    : { id: BigInt(row.id_text), name, tag: fromDatabaseText(row.tag) };
 }
 
 /** The columns of plants, as the statements take them: ids as decimal text, names and tags as kept. */
 export function columnsOf(plants: readonly NewPlant[]): string[][] {
-  return [plants.map((plant) => plant.id.toString()), plants.map((plant) => toDatabaseText(plant.name)), plants.map((plant) => (plant.tag === undefined ? null : toDatabaseText(plant.tag)) as string)];
+  return [
+    plants.map((plant) => plant.id.toString()),
+    plants.map((plant) => toDatabaseText(plant.name)),
+    plants.map((plant) => (plant.tag === undefined ? null : toDatabaseText(plant.tag)) as string),
+  ];
 }
 
 const PLANTS = 'unnest($1::bigint[], $2::text[], $3::text[])';
@@ -33,9 +39,18 @@ const PUT = {
          WHERE (plants.name, plants.tag) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.tag)
          RETURNING id::text AS id_text, (xmax = 0) AS created`,
 };
-const LOCK = { name: 'plants_lock', text: 'SELECT id::text AS id_text, name, tag FROM plants WHERE id = ANY($1::bigint[]) FOR UPDATE' };
-const INSERT = { name: 'plants_insert', text: `INSERT INTO plants (id, name, tag) SELECT * FROM ${PLANTS} ON CONFLICT (id) DO NOTHING RETURNING id::text AS id_text` };
-const UPDATE = { name: 'plants_update', text: `UPDATE plants SET name = p.name, tag = p.tag FROM ${PLANTS} AS p(id, name, tag) WHERE plants.id = p.id` };
+const LOCK = {
+  name: 'plants_lock',
+  text: 'SELECT id::text AS id_text, name, tag FROM plants WHERE id = ANY($1::bigint[]) FOR UPDATE',
+};
+const INSERT = {
+  name: 'plants_insert',
+  text: `INSERT INTO plants (id, name, tag) SELECT * FROM ${PLANTS} ON CONFLICT (id) DO NOTHING RETURNING id::text AS id_text`,
+};
+const UPDATE = {
+  name: 'plants_update',
+  text: `UPDATE plants SET name = p.name, tag = p.tag FROM ${PLANTS} AS p(id, name, tag) WHERE plants.id = p.id`,
+};
 const DELETE = { name: 'plants_delete_locked', text: 'DELETE FROM plants WHERE id = ANY($1::bigint[])' };
 
 /**
@@ -44,7 +59,7 @@ const DELETE = { name: 'plants_delete_locked', text: 'DELETE FROM plants WHERE i
  */
 export async function putInStatements(client: PoolClient, puts: readonly Put[]): Promise<PutOutcome[]> {
   const outcomes: PutOutcome[] = [];
-  for (let start = 0; start < puts.length; ) {
+  for (let start = 0; start < puts.length;) {
     const seen = new IdMap<true>();
     let end = start;
     while (end < puts.length && !seen.has((puts[end] as Put).plant.id)) seen.set((puts[end++] as Put).plant.id, true);
@@ -52,7 +67,8 @@ export async function putInStatements(client: PoolClient, puts: readonly Put[]):
     const rows = (await client.query<{ id_text: string; created: boolean }>({ ...PUT, values: columnsOf(run) })).rows;
     const written = new IdMap<boolean>();
     for (const row of rows) written.set(BigInt(row.id_text), row.created);
-    for (const { id } of run) outcomes.push(!written.has(id) ? 'unchanged' : written.get(id) === true ? 'created' : 'updated');
+    for (const { id } of run)
+      outcomes.push(!written.has(id) ? 'unchanged' : written.get(id) === true ? 'created' : 'updated');
     start = end;
   }
   return outcomes;
@@ -75,7 +91,11 @@ const TRIES = 5;
  * writer creates meanwhile is found by the insert of a plant decided absent, and the transaction
  * is made again, on the rows as they then are.
  */
-export async function writeLocked<O>(client: PoolClient, ids: readonly bigint[], decide: (get: (id: bigint) => NewPlant | undefined) => LockedDecision<O>): Promise<O[]> {
+export async function writeLocked<O>(
+  client: PoolClient,
+  ids: readonly bigint[],
+  decide: (get: (id: bigint) => NewPlant | undefined) => LockedDecision<O>,
+): Promise<O[]> {
   for (let attempt = 1; ; attempt += 1) {
     await client.query('BEGIN');
     try {
@@ -96,9 +116,17 @@ export async function writeLocked<O>(client: PoolClient, ids: readonly bigint[],
         else if (before.has(id)) updated.push(state);
         else created.push(state);
       }
-      if (created.length > 0 && (await client.query({ ...INSERT, values: columnsOf(created) })).rows.length < created.length) {
+      if (
+        created.length > 0 &&
+        (await client.query({ ...INSERT, values: columnsOf(created) })).rows.length < created.length
+      ) {
         await client.query('ROLLBACK');
-        if (attempt === TRIES) throw new PlantsError('store_io', `the plants kept being created by another writer as this one wrote them (${TRIES} tries)`, { hint: 'try again' });
+        if (attempt === TRIES)
+          throw new PlantsError(
+            'store_io',
+            `the plants kept being created by another writer as this one wrote them (${TRIES} tries)`,
+            { hint: 'try again' },
+          );
         continue;
       }
       if (updated.length > 0) await client.query({ ...UPDATE, values: columnsOf(updated) });

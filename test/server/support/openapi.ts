@@ -83,7 +83,9 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
         return [`${at} is not an object`];
       }
       const record = value as Record<string, unknown>;
-      const problems = (schema.required ?? []).filter((key) => !(key in record)).map((key) => `${at}.${key} is missing`);
+      const problems = (schema.required ?? [])
+        .filter((key) => !(key in record))
+        .map((key) => `${at}.${key} is missing`);
       for (const [key, field] of Object.entries(record)) {
         const fieldSchema = schema.properties?.[key];
         if (fieldSchema !== undefined) problems.push(...schemaProblems(field, fieldSchema, `${at}.${key}`));
@@ -94,15 +96,20 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
     case 'string': {
       if (typeof value !== 'string') return [`${at} is not a string`];
       const length = [...value].length;
-      if (schema.minLength !== undefined && length < schema.minLength) return [`${at} is shorter than ${schema.minLength}`];
-      if (schema.maxLength !== undefined && length > schema.maxLength) return [`${at} is longer than ${schema.maxLength}`];
-      if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return [`${at} does not match ${schema.pattern}`];
-      if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${at} is not one of ${schema.enum.join(', ')}`];
+      if (schema.minLength !== undefined && length < schema.minLength)
+        return [`${at} is shorter than ${schema.minLength}`];
+      if (schema.maxLength !== undefined && length > schema.maxLength)
+        return [`${at} is longer than ${schema.maxLength}`];
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+        return [`${at} does not match ${schema.pattern}`];
+      if (schema.enum !== undefined && !schema.enum.includes(value))
+        return [`${at} is not one of ${schema.enum.join(', ')}`];
       return [];
     }
     case 'array': {
       if (!Array.isArray(value)) return [`${at} is not an array`];
-      if (schema.maxItems !== undefined && value.length > schema.maxItems) return [`${at} has more than ${schema.maxItems} items`];
+      if (schema.maxItems !== undefined && value.length > schema.maxItems)
+        return [`${at} has more than ${schema.maxItems} items`];
       return value.flatMap((item, index) => schemaProblems(item, schema.items ?? {}, `${at}[${index}]`));
     }
     case 'integer': {
@@ -110,7 +117,8 @@ export function schemaProblems(value: unknown, schemaOrRef: Schema, at = 'body')
       const integer = text === undefined ? undefined : integerFromJsonNumberText(text);
       if (typeof integer !== 'bigint') return [`${at} is not an integer`];
       const range = schema.format === undefined ? undefined : INT_RANGES[schema.format];
-      if (range !== undefined && (integer < range[0] || integer > range[1])) return [`${at} is out of the ${schema.format} range`];
+      if (range !== undefined && (integer < range[0] || integer > range[1]))
+        return [`${at} is out of the ${schema.format} range`];
       return [];
     }
     default:
@@ -125,7 +133,16 @@ function documentedResponse(status: number, method: string, target: string): Res
   const own = operation?.responses[String(status)];
   if (own !== undefined) return resolve(own);
   // Answers given before a request reaches an operation: for any path and method.
-  const named: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 408: 'RequestTimeout', 413: 'PayloadTooLarge', 431: 'HeadersTooLarge', 505: 'HttpVersionNotSupported' };
+  const named: Record<number, string> = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    408: 'RequestTimeout',
+    413: 'PayloadTooLarge',
+    431: 'HeadersTooLarge',
+    505: 'HttpVersionNotSupported',
+  };
   const name = named[status];
   return name === undefined ? undefined : openapi.components.responses[name];
 }
@@ -143,7 +160,10 @@ export interface Answer {
  */
 export function expectDocumentedAnswer(answer: Answer, request: { method: string; path: string }): unknown {
   const spec = documentedResponse(answer.status, request.method, request.path);
-  expect(spec, `status ${answer.status} of ${request.method} ${request.path} is documented (body: ${answer.body})`).toBeDefined();
+  expect(
+    spec,
+    `status ${answer.status} of ${request.method} ${request.path} is documented (body: ${answer.body})`,
+  ).toBeDefined();
   if (answer.status === 204) {
     expect(spec?.content, 'a 204 has no body').toBeUndefined();
     expect(answer.body).toBe('');

@@ -29,7 +29,10 @@ export interface SendOptions {
 }
 
 /** A real server on 127.0.0.1, port 0, with the given store, logging into `lines`. */
-export async function startServer(store: PlantStore, options: Partial<PlantServerOptions> = {}): Promise<RunningServer> {
+export async function startServer(
+  store: PlantStore,
+  options: Partial<PlantServerOptions> = {},
+): Promise<RunningServer> {
   const lines: string[] = [];
   const errors: unknown[] = [];
   const server = createPlantServer({

@@ -24,8 +24,11 @@ export function renderHuman(result: AuthStatusResult, io: IOStreams): void {
   const shown = (baseUrl: string) => printable(baseUrl, Infinity);
   const width = Math.max(...result.services.map((service) => shown(service.baseUrl).length));
   for (const { baseUrl, token, source, status, message } of result.services) {
-    const shownStatus = status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
-    io.stdout.write(`${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`);
+    const shownStatus =
+      status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
+    io.stdout.write(
+      `${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`,
+    );
     // The service named once: before the message, unless the message names it (`could not connect
     // to http://…/plants`, `run plants login --base-url http://…`).
     const about = message === undefined || message.includes(baseUrl) ? '' : `${shown(baseUrl)}: `;

@@ -39,7 +39,11 @@ function loginFor(baseUrl: string, settings: Settings): string {
 }
 
 async function run(options: AuthStatusOptions, ctx: Context): Promise<AuthStatusResult> {
-  const settings = await Settings.load(ctx, { 'base-url': options.baseUrl, token: options.token, timeout: options.timeout });
+  const settings = await Settings.load(ctx, {
+    'base-url': options.baseUrl,
+    token: options.token,
+    timeout: options.timeout,
+  });
   const timeoutSeconds = Number(settings.require('timeout'));
   const toCheck = tokensToCheck(options, ctx, settings);
   // One usage error, said once, before anything is sent: not an "unchecked" for each service.
@@ -59,8 +63,13 @@ function tokensToCheck(options: AuthStatusOptions, ctx: Context, settings: Setti
   const current = settings.require('base-url');
   const token = settings.get('token');
   const sourceOf = (source: string | undefined) => (source === 'env' ? 'env PLANTS_TOKEN' : (source ?? null));
-  if (options.baseUrl !== undefined || options.token !== undefined) return [{ baseUrl: current, token: token.value, source: sourceOf(token.source) }];
-  const saved: Saved[] = [...settings.file.tokens].map(([baseUrl, value]) => ({ baseUrl, token: value, source: 'config' }));
+  if (options.baseUrl !== undefined || options.token !== undefined)
+    return [{ baseUrl: current, token: token.value, source: sourceOf(token.source) }];
+  const saved: Saved[] = [...settings.file.tokens].map(([baseUrl, value]) => ({
+    baseUrl,
+    token: value,
+    source: 'config',
+  }));
   const mine = saved.find((entry) => entry.baseUrl === current);
   if (token.source === 'env') {
     if (mine === undefined) saved.unshift({ baseUrl: current, token: token.value, source: sourceOf('env') });

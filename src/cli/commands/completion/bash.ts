@@ -14,7 +14,8 @@ function completing(completes: Completes): string {
 /** `case` arms, one for each distinct statement, over the patterns that lead to it. */
 function arms(entries: [pattern: string, statement: string][]): string[] {
   const byStatement = new Map<string, string[]>();
-  for (const [pattern, statement] of entries) byStatement.set(statement, [...(byStatement.get(statement) ?? []), quoted(pattern)]);
+  for (const [pattern, statement] of entries)
+    byStatement.set(statement, [...(byStatement.get(statement) ?? []), quoted(pattern)]);
   return [...byStatement].map(([statement, patterns]) => `    ${patterns.join('|')}) ${statement} ;;`);
 }
 
@@ -24,10 +25,24 @@ function arms(entries: [pattern: string, statement: string][]): string[] {
  * both shells run (no mapfile).
  */
 export function bashFunction(model: CompletionModel): string {
-  const valued = model.commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name): [string, string] => [`${command.path}:${name}`, completing(flag.completes)])));
-  const groups = [...model.groups].map(([group, commands]): [string, string] => [group, `_plants_words ${quoted(commands.map((command) => command.name).join(' '))}`]);
-  const flagLists = model.commands.map((command): [string, string] => [command.path, `_plants_words ${quoted(names(command).join(' '))}`]);
-  const positional = model.commands.flatMap((command) => command.args.map((completes, index): [string, string] => [`${command.path}:${index}`, completing(completes)]));
+  const valued = model.commands.flatMap((command) =>
+    command.flags
+      .filter((flag) => flag.takesValue)
+      .flatMap((flag) =>
+        flag.names.map((name): [string, string] => [`${command.path}:${name}`, completing(flag.completes)]),
+      ),
+  );
+  const groups = [...model.groups].map(([group, commands]): [string, string] => [
+    group,
+    `_plants_words ${quoted(commands.map((command) => command.name).join(' '))}`,
+  ]);
+  const flagLists = model.commands.map((command): [string, string] => [
+    command.path,
+    `_plants_words ${quoted(names(command).join(' '))}`,
+  ]);
+  const positional = model.commands.flatMap((command) =>
+    command.args.map((completes, index): [string, string] => [`${command.path}:${index}`, completing(completes)]),
+  );
   const fielded = model.commands.flatMap((command) =>
     command.flags.flatMap(({ fields, names: flagNames }) => {
       if (fields === undefined) return [];
@@ -52,7 +67,7 @@ export function bashFunction(model: CompletionModel): string {
     '  esac',
     '  return 1',
     '}',
-    '# Whether a word is a list of those fields, or meant as one (a comma in it): the flag\'s value.',
+    "# Whether a word is a list of those fields, or meant as one (a comma in it): the flag's value.",
     '_plants_field_list() {',
     '  [[ "$1" == *,* ]] && return 0',
     '  local field',
@@ -65,9 +80,9 @@ export function bashFunction(model: CompletionModel): string {
     '  [[ "$cur" == *,* ]] && head="${cur%,*},"',
     '  COMPREPLY=($(compgen -P "$head" -W "$plants_fields" -- "${cur##*,}"))',
     '}',
-    '# bash splits the line into COMP_WORDS at COMP_WORDBREAKS, \':\' among them: http://x:1 comes as',
+    "# bash splits the line into COMP_WORDS at COMP_WORDBREAKS, ':' among them: http://x:1 comes as",
     '# http : //x : 1, five words where plants reads one. Joined again where the line has no blank',
-    '# between them, as bash-completion\'s _get_comp_words_by_ref -n : does (it may not be installed).',
+    "# between them, as bash-completion's _get_comp_words_by_ref -n : does (it may not be installed).",
     '_plants_line_words() {',
     '  local line="$COMP_LINE" word i n',
     '  plants_words=() plants_cword=0',
@@ -88,7 +103,7 @@ export function bashFunction(model: CompletionModel): string {
     '  _plants_line_words',
     '  local cur="${plants_words[plants_cword]}"',
     '  _plants_complete',
-    '  # bash replaces only its own current word, the part of cur after a \':\': offer what goes there.',
+    "  # bash replaces only its own current word, the part of cur after a ':': offer what goes there.",
     '  local before="${cur%"${COMP_WORDS[COMP_CWORD]}"}" i',
     '  if [[ -n "$before" ]]; then',
     '    for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do COMPREPLY[i]="${COMPREPLY[i]#"$before"}"; done',
@@ -99,7 +114,7 @@ export function bashFunction(model: CompletionModel): string {
     '  local prev="${plants_words[plants_cword-1]}"',
     '  local path="" argument=0 word i plants_fields',
     '  COMPREPLY=()',
-    '  # The command, then a group\'s command, are the first words that are neither flags nor their values.',
+    "  # The command, then a group's command, are the first words that are neither flags nor their values.",
     '  for ((i = 1; i < plants_cword; i++)); do',
     '    word="${plants_words[i]}"',
     '    [[ "$word" == -* ]] && continue',

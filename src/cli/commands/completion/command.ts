@@ -11,14 +11,22 @@ export function completionCommand(commands: () => readonly (CommandSpec | Comman
   return declareCommand({
     name: 'completion',
     summary: 'print a completion script for bash, zsh or fish',
-    description: 'The script completes commands, flags, the values of --format and the like, and files where a file goes.',
+    description:
+      'The script completes commands, flags, the values of --format and the like, and files where a file goes.',
     arguments: [{ name: 'shell', description: 'bash, zsh or fish', required: true, completes: SHELLS }],
     flags: {},
-    examples: ['# in ~/.bashrc', 'source <(plants completion bash)', '# in ~/.zshrc', 'source <(plants completion zsh)', 'plants completion fish > ~/.config/fish/completions/plants.fish'],
+    examples: [
+      '# in ~/.bashrc',
+      'source <(plants completion bash)',
+      '# in ~/.zshrc',
+      'source <(plants completion zsh)',
+      'plants completion fish > ~/.config/fish/completions/plants.fish',
+    ],
     exitCodes: { ok: 'the script was printed' },
     options: ({ args }): CompletionOptions => {
       const shell = SHELLS.find((each) => each === args.shell);
-      if (shell === undefined) throw usageError('completion', `no completion for ${JSON.stringify(args.shell)}: expected bash, zsh or fish`);
+      if (shell === undefined)
+        throw usageError('completion', `no completion for ${JSON.stringify(args.shell)}: expected bash, zsh or fish`);
       // Every command of plants, as declared: what the script completes.
       return { shell, commands: commands() };
     },

@@ -5,7 +5,14 @@ const quoted = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'
 function flagLine(condition: string, flag: FlagModel): string {
   const parts = [`complete -c plants -n ${quoted(condition)}`];
   for (const name of flag.names) parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
-  if (flag.takesValue) parts.push(flag.completes === 'file' ? '-r -F' : flag.completes === undefined ? '-r -f' : `-r -f -a ${quoted(flag.completes.join(' '))}`);
+  if (flag.takesValue)
+    parts.push(
+      flag.completes === 'file'
+        ? '-r -F'
+        : flag.completes === undefined
+          ? '-r -f'
+          : `-r -f -a ${quoted(flag.completes.join(' '))}`,
+    );
   parts.push(`-d ${quoted(flag.description)}`);
   return parts.join(' ');
 }
@@ -17,7 +24,11 @@ function flagLine(condition: string, flag: FlagModel): string {
  * one), so that each condition names exactly one command: `__plants_is config get`.
  */
 function helpers(model: CompletionModel): string[] {
-  const valued = model.commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name) => quoted(`${command.path}:${name}`))));
+  const valued = model.commands.flatMap((command) =>
+    command.flags
+      .filter((flag) => flag.takesValue)
+      .flatMap((flag) => flag.names.map((name) => quoted(`${command.path}:${name}`))),
+  );
   const groups = [...model.groups.keys()].map(quoted).join(' ');
   return [
     '# Whether a flag of a command takes a value: the word after it is that value, not a command.',
@@ -69,11 +80,21 @@ function helpers(model: CompletionModel): string[] {
 
 /** Fish completions for plants, from its declared commands: one `complete` line each. */
 export function fishScript(model: CompletionModel): string {
-  const lines = ['# plants completion for fish. Install it with: plants completion fish > ~/.config/fish/completions/plants.fish', ...helpers(model), 'complete -c plants -f'];
-  for (const command of model.top) lines.push(`complete -c plants -n ${quoted('__plants_is')} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
+  const lines = [
+    '# plants completion for fish. Install it with: plants completion fish > ~/.config/fish/completions/plants.fish',
+    ...helpers(model),
+    'complete -c plants -f',
+  ];
+  for (const command of model.top)
+    lines.push(
+      `complete -c plants -n ${quoted('__plants_is')} -a ${quoted(command.name)} -d ${quoted(command.summary)}`,
+    );
   for (const flag of model.globalFlags) lines.push(flagLine('__plants_is', flag));
   for (const [group, commands] of model.groups) {
-    for (const command of commands) lines.push(`complete -c plants -n ${quoted(`__plants_is ${group}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`);
+    for (const command of commands)
+      lines.push(
+        `complete -c plants -n ${quoted(`__plants_is ${group}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`,
+      );
   }
   for (const command of model.commands) {
     const condition = `__plants_is ${command.path}`;
@@ -88,7 +109,8 @@ export function fishScript(model: CompletionModel): string {
     }
     const [argument] = command.args;
     if (argument === 'file') lines.push(`complete -c plants -n ${quoted(condition)} -F`);
-    else if (argument !== undefined) lines.push(`complete -c plants -n ${quoted(condition)} -a ${quoted(argument.join(' '))}`);
+    else if (argument !== undefined)
+      lines.push(`complete -c plants -n ${quoted(condition)} -a ${quoted(argument.join(' '))}`);
   }
   return `${lines.join('\n')}\n`;
 }

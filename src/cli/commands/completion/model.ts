@@ -59,7 +59,10 @@ export function completionModel(entries: readonly (CommandSpec | CommandGroup)[]
   });
   for (const entry of entries) {
     if ('commands' in entry) {
-      groups.set(entry.name, entry.commands.map((spec) => ({ name: spec.name.split(' ').at(-1) as string, summary: spec.summary })));
+      groups.set(
+        entry.name,
+        entry.commands.map((spec) => ({ name: spec.name.split(' ').at(-1) as string, summary: spec.summary })),
+      );
       commands.push(...entry.commands.map(model));
     } else commands.push(model(entry));
   }

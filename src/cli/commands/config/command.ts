@@ -2,7 +2,12 @@ import { declareCommand, JSON_FLAG, usageError, type CommandGroup } from '../../
 import { isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey } from '../../config/settings.js';
 import type { ConfigOptions } from './run.js';
 
-const KEY = { name: 'key', description: 'a setting: one of base-url, token, store, timeout', required: true, completes: SETTING_KEYS } as const;
+const KEY = {
+  name: 'key',
+  description: 'a setting: one of base-url, token, store, timeout',
+  required: true,
+  completes: SETTING_KEYS,
+} as const;
 const FLAGS = { json: JSON_FLAG } as const;
 const EXIT_CODES = { ok: 'done', unavailable: 'the config file could not be written' } as const;
 const load = () => import('./run.js');
@@ -74,7 +79,11 @@ export const command: CommandGroup = {
   name: 'config',
   summary: 'show and change settings (base-url, token, store, timeout)',
   description: `Keys (the environment variable of each overrides the config file):\n\n${SETTING_KEYS.map((key) => `  ${key}  ${SETTINGS[key].describe} (env ${SETTINGS[key].env})`).join('\n')}\n\nA value comes from the first of: flag, environment, config file, default.`,
-  examples: ['plants config set base-url https://plants.example.com', 'plants config get base-url', 'plants config list'],
+  examples: [
+    'plants config set base-url https://plants.example.com',
+    'plants config get base-url',
+    'plants config list',
+  ],
   exitCodes: EXIT_CODES,
   commands: [list, get, set, unset, path],
 };

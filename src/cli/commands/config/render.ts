@@ -13,7 +13,13 @@ export interface ShownSetting {
 export type ConfigResult =
   | { action: 'list'; settings: ShownSetting[] }
   | { action: 'get'; setting: ShownSetting }
-  | { action: 'set' | 'unset'; key: SettingKey; configPath: string; overriddenBy?: string; /** For the token: the service it is saved for. */ service?: string }
+  | {
+      action: 'set' | 'unset';
+      key: SettingKey;
+      configPath: string;
+      overriddenBy?: string;
+      /** For the token: the service it is saved for. */ service?: string;
+    }
   | { action: 'path'; path: string };
 
 export function renderHuman(result: ConfigResult, io: IOStreams): void {
@@ -21,7 +27,9 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
   switch (result.action) {
     case 'list':
       for (const { key, value, source } of result.settings) {
-        io.stdout.write(`${key.padEnd(9)} ${value === null ? style.dim('(not set)') : printable(value, Infinity)}${source === null ? '' : style.dim(`  (${source})`)}\n`);
+        io.stdout.write(
+          `${key.padEnd(9)} ${value === null ? style.dim('(not set)') : printable(value, Infinity)}${source === null ? '' : style.dim(`  (${source})`)}\n`,
+        );
       }
       return;
     case 'get':
@@ -29,9 +37,13 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
       return;
     case 'set':
     case 'unset':
-      io.stderr.write(`${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${printable(result.service, Infinity)}`} in ${printable(result.configPath, Infinity)}\n`);
+      io.stderr.write(
+        `${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${printable(result.service, Infinity)}`} in ${printable(result.configPath, Infinity)}\n`,
+      );
       if (result.overriddenBy !== undefined) {
-        io.stderr.write(`${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`);
+        io.stderr.write(
+          `${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`,
+        );
       }
       return;
     case 'path':

@@ -23,7 +23,10 @@ async function run(options: ConfigOptions, ctx: Context): Promise<ConfigResult> 
   switch (options.action) {
     case 'list': {
       const settings = await Settings.load(ctx);
-      return { action: 'list', settings: Object.entries(settings.all()).map(([key, found]) => shown(key as SettingKey, found, settings)) };
+      return {
+        action: 'list',
+        settings: Object.entries(settings.all()).map(([key, found]) => shown(key as SettingKey, found, settings)),
+      };
     }
     case 'get': {
       const settings = await Settings.load(ctx);

@@ -16,7 +16,9 @@ export interface CreateResult {
 export function renderHuman({ plant, where }: CreateResult, io: IOStreams): void {
   const style = io.stdoutStyle;
   const tag = plant.tag === undefined ? '' : ` tagged "${printable(plant.tag)}"`;
-  io.stdout.write(`${style.green('Created')} plant ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${printable(where, Infinity)}\n`);
+  io.stdout.write(
+    `${style.green('Created')} plant ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${printable(where, Infinity)}\n`,
+  );
 }
 
 export function renderJson({ plant, fields }: CreateResult, io: IOStreams): void {

@@ -32,7 +32,13 @@ export const command = declareCommand({
       defaultFrom: 'from the name, else from the first line',
       choices: ID_FORMATS,
     },
-    onMissing: { kind: 'string', value: '<what>', description: 'with --from, an id not there: fail (the row failed) or skip (gone already)', default: 'fail', choices: ['fail', 'skip'] },
+    onMissing: {
+      kind: 'string',
+      value: '<what>',
+      description: 'with --from, an id not there: fail (the row failed) or skip (gone already)',
+      default: 'fail',
+      choices: ['fail', 'skip'],
+    },
     yes: {
       kind: 'boolean',
       description: 'with --from: delete without asking first (needed where nobody can answer: a pipe, standard input)',
@@ -55,13 +61,15 @@ export const command = declareCommand({
       '(nothing deleted)',
     auth: true,
     unavailable: 'the service or store could not be used',
-    interrupted: 'with --from: interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary',
+    interrupted:
+      'with --from: interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM, after its summary',
   },
   options: ({ flags, args, given }): DeleteOptions => {
     const id = idArgument('delete', { argument: args.id, flag: flags.id });
     const { from } = flags;
     const { json, fields } = jsonOutput(flags.json);
-    if ((id === undefined) === (from === undefined)) throw usageError('delete', 'give the plant with --id, or a file of them with --from (one of the two)');
+    if ((id === undefined) === (from === undefined))
+      throw usageError('delete', 'give the plant with --id, or a file of them with --from (one of the two)');
     if (from !== undefined) {
       const whole = '--from --json writes its whole summary: it takes no fields';
       if (fields !== undefined) throw usageError('delete', whole);

@@ -12,7 +12,13 @@ import type { Context } from '../../context.js';
 const DELETE: BulkKind<bigint, IdFormat> = {
   done: 'deleted',
   // Read, not Deleted: the ids read are what is counted, and some of them may not be deleted.
-  summary: { verb: 'Read', preposition: 'to delete from', unit: 'id', rest: 'the same delete with --on-missing skip deletes the rest', namesInput: true },
+  summary: {
+    verb: 'Read',
+    preposition: 'to delete from',
+    unit: 'id',
+    rest: 'the same delete with --on-missing skip deletes the rest',
+    namesInput: true,
+  },
   formatOf: idFormat,
   rows: (input, format, consumed) => readRows(input, format, ID_ROWS, consumed),
   // `{"id":…}` in any format, as the rows of an input that fail are kept: one form, read back as it is.
@@ -22,12 +28,16 @@ const DELETE: BulkKind<bigint, IdFormat> = {
     work: async (ids) => (await store.deleteAll(ids)).map((outcome) => (outcome === 'deleted' ? 'done' : 'noop')),
     noopError: (row) => noSuchPlant(row.id),
   }),
-  onService: (client) => async (row) => ((await client.deletePlant(row.value)) === 'deleted' ? 'done' : { noop: noSuchPlant(row.id) }),
+  onService: (client) => async (row) =>
+    (await client.deletePlant(row.value)) === 'deleted' ? 'done' : { noop: noSuchPlant(row.id) },
   // A dry run: an id repeated in the input, or (locally) not in the store, is not there to delete.
   check: {
     onStore: (store) => {
       const seen = new IdSet();
-      return async (ids) => await Promise.all(ids.map(async (id) => (seen.addNew(id) && (await store.get(id)) !== undefined ? 'valid' : 'noop')));
+      return async (ids) =>
+        await Promise.all(
+          ids.map(async (id) => (seen.addNew(id) && (await store.get(id)) !== undefined ? 'valid' : 'noop')),
+        );
     },
     onService: () => {
       const seen = new IdSet();

@@ -13,7 +13,9 @@ export type DeleteResult =
 
 export function renderHuman(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderHuman(result.bulk, io);
-  io.stdout.write(`${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${printable(result.where, Infinity)}\n`);
+  io.stdout.write(
+    `${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${printable(result.where, Infinity)}\n`,
+  );
 }
 
 export function renderJson(result: DeleteResult, io: IOStreams): void {

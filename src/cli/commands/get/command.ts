@@ -14,7 +14,12 @@ export const command = declareCommand({
     json: jsonFieldsFlag(PLANT_FIELDS, 'the plant'),
   },
   examples: ['plants get 1', 'plants get --local 9223372036854775807 --json', 'plants get 1 --json name'],
-  exitCodes: { ok: 'the plant was shown', refused: 'no plant with this id', auth: true, unavailable: 'the service or store could not be used' },
+  exitCodes: {
+    ok: 'the plant was shown',
+    refused: 'no plant with this id',
+    auth: true,
+    unavailable: 'the service or store could not be used',
+  },
   options: ({ flags, args }): GetOptions => {
     const id = idArgument('get', { argument: args.id, flag: flags.id });
     if (id === undefined) throw usageError('get', "give the plant's id with --id, or as the argument: plants get <id>");

@@ -15,7 +15,11 @@ export interface GetResult {
 /** The plant, a field a line, on stdout; its text shown escaped where it holds control characters. */
 export function renderHuman({ plant }: GetResult, io: IOStreams): void {
   const field = (name: string, value: string) => `${io.stdoutStyle.dim(name.padEnd(5))}${value}\n`;
-  io.stdout.write(field('id', String(plant.id)) + field('name', printable(plant.name, Infinity)) + (plant.tag === undefined ? '' : field('tag', printable(plant.tag, Infinity))));
+  io.stdout.write(
+    field('id', String(plant.id)) +
+      field('name', printable(plant.name, Infinity)) +
+      (plant.tag === undefined ? '' : field('tag', printable(plant.tag, Infinity))),
+  );
 }
 
 export function renderJson({ plant, fields }: GetResult, io: IOStreams): void {

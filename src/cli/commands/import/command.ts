@@ -8,7 +8,9 @@ export const command = declareCommand({
   summary: 'create many plants from an NDJSON, CSV or JSON file (or - for stdin), on the service or --local',
   description:
     'Formats: NDJSON (one NewPlant object per line), CSV (a header row id,name,tag; tag may be empty), JSON (an array of NewPlant objects). A row may be at most 64 KiB.',
-  arguments: [{ name: 'file', description: 'the file to import, or - for standard input', required: true, completes: 'file' }],
+  arguments: [
+    { name: 'file', description: 'the file to import, or - for standard input', required: true, completes: 'file' },
+  ],
   flags: {
     format: {
       kind: 'string',
@@ -23,28 +25,44 @@ export const command = declareCommand({
     onConflict: {
       kind: 'string',
       value: '<what>',
-      description: 'a row whose id exists: fail (the row failed), skip (already there), or update (the row replaces the plant: its name, and its tag or none)',
+      description:
+        'a row whose id exists: fail (the row failed), skip (already there), or update (the row replaces the plant: its name, and its tag or none)',
       default: 'fail',
       choices: ['fail', 'skip', 'update'],
     },
     ...BULK_FLAGS,
   },
-  examples: ['plants import plants.csv --on-conflict skip --rejects rejected.ndjson', 'plants import changes.ndjson --on-conflict update --dry-run', 'plants list --format ndjson | plants import - --local'],
+  examples: [
+    'plants import plants.csv --on-conflict skip --rejects rejected.ndjson',
+    'plants import changes.ndjson --on-conflict update --dry-run',
+    'plants list --format ndjson | plants import - --local',
+  ],
   exitCodes: {
     ok: 'every row created, skipped or brought up to date',
     refused: 'some rows failed',
     usage: 'the input is unreadable, or a usage error',
     auth: true,
     unavailable: 'the service or store could not be used (the summary says what was created)',
-    interrupted: 'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
+    interrupted:
+      'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
   },
   options: ({ flags, args }): ImportOptions => {
     const { onConflict } = flags;
-    const options = { ...bulkOptions('import', flags, { file: args.file, format: flags.format, onNoop: onConflict === 'skip' ? 'skip' : 'fail' }), updates: onConflict === 'update' };
+    const options = {
+      ...bulkOptions('import', flags, {
+        file: args.file,
+        format: flags.format,
+        onNoop: onConflict === 'skip' ? 'skip' : 'fail',
+      }),
+      updates: onConflict === 'update',
+    };
     // Rejects are rows as they were read (a name that is a number, a line that is not JSON): CSV
     // cannot carry them, and a .csv name would make plants import read the file back as CSV.
     if (options.rejects !== undefined && formatFromName(options.rejects) === 'csv') {
-      throw usageError('import', `--rejects ${JSON.stringify(options.rejects)}: rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson`);
+      throw usageError(
+        'import',
+        `--rejects ${JSON.stringify(options.rejects)}: rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson`,
+      );
     }
     return options;
   },

@@ -19,7 +19,13 @@ export interface ImportOptions extends BulkOptions<Format> {
 /** Creating plants, a row each: added, or a duplicate (`--on-conflict`). */
 const CREATE: BulkKind<NewPlant, Format> = {
   done: 'created',
-  summary: { verb: 'Imported', noneDone: 'Imported none of', preposition: 'into', unit: 'row', rest: 'the same import with --on-conflict skip imports the rest' },
+  summary: {
+    verb: 'Imported',
+    noneDone: 'Imported none of',
+    preposition: 'into',
+    unit: 'row',
+    rest: 'the same import with --on-conflict skip imports the rest',
+  },
   formatOf: plantsFormat,
   rows: (input, format, consumed) => readRows(input, format, PLANT_ROWS, consumed),
   rejected: (row) => ({ value: row.value, json: encodePlant(row.value) }),
@@ -36,7 +42,8 @@ const CREATE: BulkKind<NewPlant, Format> = {
       return 'done';
     } catch (error) {
       // The service's own duplicate: a 400 Error 1002, its message kept.
-      if (isPlantsError(error) && error.code === 'refused' && error.error === ERROR_NUMBERS.duplicate_id) return { noop: error };
+      if (isPlantsError(error) && error.code === 'refused' && error.error === ERROR_NUMBERS.duplicate_id)
+        return { noop: error };
       throw error;
     }
   },
@@ -44,7 +51,10 @@ const CREATE: BulkKind<NewPlant, Format> = {
   check: {
     onStore: (store) => {
       const seen = new IdSet();
-      return async (plants) => await Promise.all(plants.map(async ({ id }) => (seen.addNew(id) && (await store.get(id)) === undefined ? 'valid' : 'noop')));
+      return async (plants) =>
+        await Promise.all(
+          plants.map(async ({ id }) => (seen.addNew(id) && (await store.get(id)) === undefined ? 'valid' : 'noop')),
+        );
     },
     onService: () => {
       const seen = new IdSet();
@@ -72,7 +82,8 @@ const UPSERT: BulkKind<NewPlant, Format> = {
   onService: (client) => async (row) => rowOfPut(await client.putPlant({ plant: row.value })),
   // A dry run reads each plant to tell the rows apart (the service too: a GET a row).
   check: {
-    onStore: (store) => async (plants) => await Promise.all(plants.map(async (plant) => wouldPut(plant, await store.get(plant.id)))),
+    onStore: (store) => async (plants) =>
+      await Promise.all(plants.map(async (plant) => wouldPut(plant, await store.get(plant.id)))),
     onService: (client) => async (row) => wouldPut(row.value, await client.getPlant(row.id)),
   },
   updates: true,

@@ -46,10 +46,16 @@ export const command = declareCommand({
     'plants list --json id,name',
     'plants list --local --format ndjson > plants.ndjson',
   ],
-  exitCodes: { ok: 'listed', refused: 'with --format csv, a plant CSV cannot carry was left out (named on stderr)', auth: true, unavailable: 'the service or store could not be used' },
+  exitCodes: {
+    ok: 'listed',
+    refused: 'with --format csv, a plant CSV cannot carry was left out (named on stderr)',
+    auth: true,
+    unavailable: 'the service or store could not be used',
+  },
   options: ({ flags, given }): ListOptions => {
     const { limit, after, tag, search, count, format } = flags;
-    if (limit !== undefined && !/^[1-9][0-9]*$/.test(limit)) throw usageError('list', `--limit must be a whole number from 1, got ${JSON.stringify(limit)}`);
+    if (limit !== undefined && !/^[1-9][0-9]*$/.test(limit))
+      throw usageError('list', `--limit must be a whole number from 1, got ${JSON.stringify(limit)}`);
     if (search !== undefined && characterCount(search) > LIMITS.textMaxCharacters) {
       throw usageError('list', '--search must be at most 1,000 characters: no name is longer');
     }

@@ -45,8 +45,15 @@ export async function renderHuman(result: ListResult, io: IOStreams): Promise<vo
   const terminal = io.stdoutTerminal;
   let first = true;
   for await (const page of result.pages) {
-    const rows = page.map((plant) => [String(plant.id), printable(plant.name, Infinity), plant.tag === undefined ? '' : printable(plant.tag, Infinity)]);
-    const text = terminal === undefined ? `${rows.map((row) => row.join('\t')).join('\n')}\n` : table(rows, first, terminal.columns ?? 80, io);
+    const rows = page.map((plant) => [
+      String(plant.id),
+      printable(plant.name, Infinity),
+      plant.tag === undefined ? '' : printable(plant.tag, Infinity),
+    ]);
+    const text =
+      terminal === undefined
+        ? `${rows.map((row) => row.join('\t')).join('\n')}\n`
+        : table(rows, first, terminal.columns ?? 80, io);
     first = false;
     if (!(await writeInTurn(io.stdout, text))) return;
   }
@@ -58,9 +65,14 @@ export async function renderHuman(result: ListResult, io: IOStreams): Promise<vo
 function table(rows: string[][], header: boolean, columns: number, io: IOStreams): string {
   const idWidth = Math.max(2, ...rows.map((row) => (row[0] as string).length));
   const tagWidth = Math.max(3, ...rows.map((row) => (row[2] as string).length));
-  const nameWidth = Math.max(4, Math.min(Math.max(...rows.map((row) => (row[1] as string).length)), columns - idWidth - Math.min(tagWidth, 20) - 4));
-  const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
-  const line = (id: string, name: string, tag: string) => `${id.padStart(idWidth)}  ${cut(name, nameWidth)}  ${tag}`.trimEnd();
+  const nameWidth = Math.max(
+    4,
+    Math.min(Math.max(...rows.map((row) => (row[1] as string).length)), columns - idWidth - Math.min(tagWidth, 20) - 4),
+  );
+  const cut = (text: string, width: number) =>
+    text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+  const line = (id: string, name: string, tag: string) =>
+    `${id.padStart(idWidth)}  ${cut(name, nameWidth)}  ${tag}`.trimEnd();
   const lines = rows.map(([id, name, tag]) => line(id as string, name as string, tag as string));
   return `${header ? `${io.stdoutStyle.bold(line('ID', 'NAME', 'TAG'))}\n` : ''}${lines.join('\n')}\n`;
 }
@@ -79,7 +91,9 @@ async function writeCsv(result: PlantsListed, io: IOStreams): Promise<void> {
     for (const plant of page) {
       if (!csvCarries(plant)) {
         result.notWritten.push(plant.id);
-        left.push(`plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`);
+        left.push(
+          `plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`,
+        );
         continue;
       }
       lines.push(`${plant.id},${csvField(plant.name)},${plant.tag === undefined ? '' : csvField(plant.tag)}`);

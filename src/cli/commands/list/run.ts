@@ -51,7 +51,11 @@ async function run(options: ListOptions, ctx: Context): Promise<ListResult> {
     const count = await withTargetStore(options.target, ctx, ({ store }) => store.count(filterOf(options)));
     return { count };
   }
-  const cursor: Cursor = { after: options.after === undefined ? undefined : idFlag('list', '--after', options.after), left: options.limit ?? Infinity, done: false };
+  const cursor: Cursor = {
+    after: options.after === undefined ? undefined : idFlag('list', '--after', options.after),
+    left: options.limit ?? Infinity,
+    done: false,
+  };
   const filtered = cursor.after !== undefined || options.tag !== undefined || options.search !== undefined;
   const { store, where } = await openTargetStore(options.target, ctx);
   // The first page is read before anything is written: a list that fails at once writes nothing

@@ -9,10 +9,22 @@ export const command = declareCommand({
     'The token is saved only once the service has accepted it (one request, which changes nothing): a refused token, or a service that cannot be reached, saves nothing and leaves the base URL as it was, unless --no-check.\n\n' +
     'Each service keeps its own token: a token is only ever sent to the service it was saved for.',
   flags: {
-    baseUrl: { kind: 'string', value: '<url>', description: 'the service, e.g. https://plants.example.com; also saved as the base URL', defaultFrom: 'the base URL setting' },
+    baseUrl: {
+      kind: 'string',
+      value: '<url>',
+      description: 'the service, e.g. https://plants.example.com; also saved as the base URL',
+      defaultFrom: 'the base URL setting',
+    },
     withToken: { kind: 'boolean', description: 'read the token from standard input (hidden, if it is a terminal)' },
-    token: { kind: 'string', value: '<token>', description: 'the token (ends up in shell history: prefer being asked, or --with-token)' },
-    noCheck: { kind: 'boolean', description: 'save the token without asking the service whether it takes it (one not up yet)' },
+    token: {
+      kind: 'string',
+      value: '<token>',
+      description: 'the token (ends up in shell history: prefer being asked, or --with-token)',
+    },
+    noCheck: {
+      kind: 'boolean',
+      description: 'save the token without asking the service whether it takes it (one not up yet)',
+    },
     json: JSON_FLAG,
   },
   examples: [
@@ -25,10 +37,12 @@ export const command = declareCommand({
     ok: 'the service accepted the token, and it was saved',
     usage: 'a usage error, or no token given where none can be asked for',
     auth: 'the service refused the token: nothing saved',
-    unavailable: 'the service could not be reached to check the token (nothing saved), or the config file could not be written',
+    unavailable:
+      'the service could not be reached to check the token (nothing saved), or the config file could not be written',
   },
   options: ({ flags: { token, baseUrl, withToken, noCheck, json } }): LoginOptions => {
-    if (token !== undefined && withToken) throw usageError('login', 'give the token with --token or --with-token, not both');
+    if (token !== undefined && withToken)
+      throw usageError('login', 'give the token with --token or --with-token, not both');
     return { withToken, check: !noCheck, json, ...defined({ token, baseUrl }) };
   },
   load: () => import('./run.js'),

@@ -19,10 +19,16 @@ export interface LoginResult {
 
 export function renderHuman(result: LoginResult, io: IOStreams): void {
   const style = io.stderrStyle;
-  for (const warning of result.warnings) io.stderr.write(`${style.yellow('warning:')} ${printable(warning, Infinity)}\n`);
-  const from = result.serverTokenFile === undefined ? '' : ` (the token of the local plants serve, from ${printable(result.serverTokenFile, Infinity)})`;
+  for (const warning of result.warnings)
+    io.stderr.write(`${style.yellow('warning:')} ${printable(warning, Infinity)}\n`);
+  const from =
+    result.serverTokenFile === undefined
+      ? ''
+      : ` (the token of the local plants serve, from ${printable(result.serverTokenFile, Infinity)})`;
   const checked = result.checked ? 'the service accepted the token, ' : 'token not checked (--no-check), ';
-  io.stderr.write(`${style.green('Logged in')} to ${printable(result.baseUrl, Infinity)}${from}: ${checked}saved in ${printable(result.configPath, Infinity)} (readable by you only)\n`);
+  io.stderr.write(
+    `${style.green('Logged in')} to ${printable(result.baseUrl, Infinity)}${from}: ${checked}saved in ${printable(result.configPath, Infinity)} (readable by you only)\n`,
+  );
 }
 
 function toJson({ configPath, baseUrl, source, checked, warnings }: LoginResult): unknown {

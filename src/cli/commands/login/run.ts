@@ -35,13 +35,15 @@ async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
   const baseUrl = settings.require('base-url');
   const { token, source } = await findToken(options, ctx, baseUrl, settings);
   // As gh does: a token is saved once the service takes it. The local serve's token was checked as it was found.
-  const checked = source === 'local server' || (options.check && (await tokenAccepted(ctx, baseUrl, checkToken(token), settings)));
+  const checked =
+    source === 'local server' || (options.check && (await tokenAccepted(ctx, baseUrl, checkToken(token), settings)));
   await writeConfig(ctx, {
     values: options.baseUrl === undefined ? {} : { 'base-url': baseUrl },
     tokens: new Map([[baseUrl, checkToken(token)]]),
   });
   const warnings: string[] = [];
-  if ((ctx.env.PLANTS_TOKEN ?? '') !== '') warnings.push('PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it');
+  if ((ctx.env.PLANTS_TOKEN ?? '') !== '')
+    warnings.push('PLANTS_TOKEN is set: it is sent instead of any saved token until you unset it');
   const envBaseUrl = ctx.env.PLANTS_BASE_URL ?? '';
   if (options.baseUrl !== undefined && envBaseUrl !== '' && settings.get('base-url').source === 'flag') {
     warnings.push(`PLANTS_BASE_URL is set: commands talk to ${envBaseUrl} until you unset it`);
@@ -56,7 +58,12 @@ async function run(options: LoginOptions, ctx: Context): Promise<LoginResult> {
   };
 }
 
-async function findToken(options: LoginOptions, ctx: Context, baseUrl: string, settings: Settings): Promise<{ token: string; source: TokenSource }> {
+async function findToken(
+  options: LoginOptions,
+  ctx: Context,
+  baseUrl: string,
+  settings: Settings,
+): Promise<{ token: string; source: TokenSource }> {
   if (options.token !== undefined) return { token: options.token, source: 'flag' };
   // PLANTS_PROMPT_DISABLED: nobody is asked, as where standard input is no terminal.
   const disabled = promptsDisabled(ctx.env);
@@ -91,10 +98,20 @@ async function tokenAccepted(ctx: Context, baseUrl: string, token: string, setti
     if (!(error instanceof PlantsError) || error.code === 'usage') throw error;
     const unchecked = `save the token unchecked: plants login --base-url ${baseUrl} --no-check`;
     // An answer outside the contract has the better hint (a redirect: the service moved); no answer, this one.
-    const hint = error.code === 'bad_response' && error.hint !== undefined ? `${error.hint}; or ${unchecked}` : `start the service (or check the base URL), or ${unchecked}`;
-    throw new PlantsError(error.code, `could not check the token with ${baseUrl}, so it was not saved: ${error.message}`, { cause: error, hint });
+    const hint =
+      error.code === 'bad_response' && error.hint !== undefined
+        ? `${error.hint}; or ${unchecked}`
+        : `start the service (or check the base URL), or ${unchecked}`;
+    throw new PlantsError(
+      error.code,
+      `could not check the token with ${baseUrl}, so it was not saved: ${error.message}`,
+      { cause: error, hint },
+    );
   }
-  if (verdict === 'refused') throw new PlantsError('auth_refused', `${baseUrl} refused the token: it was not saved`, { hint: 'check the token, and that it is for this service' });
+  if (verdict === 'refused')
+    throw new PlantsError('auth_refused', `${baseUrl} refused the token: it was not saved`, {
+      hint: 'check the token, and that it is for this service',
+    });
   return true;
 }
 
@@ -116,6 +133,11 @@ async function localServerToken(ctx: Context, baseUrl: string, settings: Setting
   if (!isRecordedServe(ctx, baseUrl)) return undefined;
   const token = readServerToken(ctx);
   if (token === undefined) return undefined;
-  const verdict = await checkTokenWith(ctx, { baseUrl, token, timeoutSeconds: Number(settings.require('timeout')), direct: true }).catch(() => undefined);
+  const verdict = await checkTokenWith(ctx, {
+    baseUrl,
+    token,
+    timeoutSeconds: Number(settings.require('timeout')),
+    direct: true,
+  }).catch(() => undefined);
   return verdict === 'accepted' ? token : undefined;
 }

@@ -34,7 +34,13 @@ async function run(options: LogoutOptions, ctx: Context): Promise<LogoutResult> 
   const baseUrl = settings.require('base-url');
   const hadToken = settings.file.tokens.has(baseUrl);
   if (hadToken) await writeConfig(ctx, { tokens: new Map([[baseUrl, undefined]]) });
-  return { configPath: configPath(ctx.configDir), baseUrl, hadToken, envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '', baseUrlFrom: settings.get('base-url').source };
+  return {
+    configPath: configPath(ctx.configDir),
+    baseUrl,
+    hadToken,
+    envTokenSet: (ctx.env.PLANTS_TOKEN ?? '') !== '',
+    baseUrlFrom: settings.get('base-url').source,
+  };
 }
 
 function renderHuman(result: LogoutResult, io: IOStreams): void {
@@ -46,7 +52,10 @@ function renderHuman(result: LogoutResult, io: IOStreams): void {
       : `Not logged in to ${baseUrl}: no token for it in ${configPathShown}\n`,
   );
   // The base URL login saved stays: the next command goes there, and says it has no token for it.
-  if (result.baseUrlFrom === 'config') io.stderr.write(`The base URL stays ${baseUrl} (plants config unset base-url forgets it; plants config set base-url URL changes it)\n`);
+  if (result.baseUrlFrom === 'config')
+    io.stderr.write(
+      `The base URL stays ${baseUrl} (plants config unset base-url forgets it; plants config set base-url URL changes it)\n`,
+    );
   if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
 }
 

@@ -73,7 +73,11 @@ export async function prepareAdmin(address: { port: number; host: string }, stat
         return await listen(server, address.port, address.host);
       } catch (error) {
         const hint = isOutOfDescriptors(error) ? { hint: OPEN_FILES_HINT } : {};
-        throw new PlantsError('usage', `cannot listen on ${address.host}:${address.port} (the admin port): ${ioReason(error)}`, { cause: error, ...hint });
+        throw new PlantsError(
+          'usage',
+          `cannot listen on ${address.host}:${address.port} (the admin port): ${ioReason(error)}`,
+          { cause: error, ...hint },
+        );
       }
     },
     capConnections: (connections) => void (server.maxConnections = connections),
@@ -84,5 +88,7 @@ export async function prepareAdmin(address: { port: number; host: string }, stat
 /** A store's poolStats (PostgresStore's), if it has one. */
 function poolStatsOf(store: object): (() => PoolStats) | undefined {
   const candidate = store as { poolStats?: unknown };
-  return typeof candidate.poolStats === 'function' ? () => (candidate.poolStats as () => PoolStats).call(store) : undefined;
+  return typeof candidate.poolStats === 'function'
+    ? () => (candidate.poolStats as () => PoolStats).call(store)
+    : undefined;
 }

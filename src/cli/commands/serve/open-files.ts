@@ -38,8 +38,15 @@ export interface ConnectionCaps {
  * such a server could only close every connection. Where the system does not tell its limit, the
  * default caps.
  */
-export function connectionCaps(ctx: Context, location: StoreLocation, defaults: { service: number; admin?: number }): ConnectionCaps {
-  const unbound = { service: { connections: defaults.service }, ...(defaults.admin === undefined ? {} : { admin: defaults.admin }) };
+export function connectionCaps(
+  ctx: Context,
+  location: StoreLocation,
+  defaults: { service: number; admin?: number },
+): ConnectionCaps {
+  const unbound = {
+    service: { connections: defaults.service },
+    ...(defaults.admin === undefined ? {} : { admin: defaults.admin }),
+  };
   const files = ctx.openFiles();
   if (files === undefined) return unbound;
   const reserve = storeReserve(location) + SLACK;
@@ -49,9 +56,13 @@ export function connectionCaps(ctx: Context, location: StoreLocation, defaults: 
   const service = Math.min(defaults.service, room - (admin ?? 0));
   if (service < 1) {
     const needs = files.limit - service + 1;
-    throw new PlantsError('usage', `the limit of open files (ulimit -n ${files.limit}) leaves no room for a connection: ${files.open} are open, and the store and node keep ${reserve} more${admin === undefined ? '' : `, the admin listener ${admin}`}`, {
-      hint: `${OPEN_FILES_HINT}: to ${thousands(needs)} or more`,
-    });
+    throw new PlantsError(
+      'usage',
+      `the limit of open files (ulimit -n ${files.limit}) leaves no room for a connection: ${files.open} are open, and the store and node keep ${reserve} more${admin === undefined ? '' : `, the admin listener ${admin}`}`,
+      {
+        hint: `${OPEN_FILES_HINT}: to ${thousands(needs)} or more`,
+      },
+    );
   }
   return { service: { connections: service, openFiles: files.limit }, ...(admin === undefined ? {} : { admin }) };
 }
@@ -62,7 +73,8 @@ export function connectionCaps(ctx: Context, location: StoreLocation, defaults: 
  */
 export function startRefusedForDescriptors(error: unknown, what: string): PlantsError | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (isOutOfDescriptors(cause)) return new PlantsError('usage', `cannot ${what}: ${ioReason(cause)}`, { hint: OPEN_FILES_HINT, cause: error });
+    if (isOutOfDescriptors(cause))
+      return new PlantsError('usage', `cannot ${what}: ${ioReason(cause)}`, { hint: OPEN_FILES_HINT, cause: error });
   }
   return undefined;
 }

@@ -42,8 +42,18 @@ export const implementation = {
 } satisfies CommandImplementation<ServeOptions, ServeResult>;
 
 async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
-  if (options.database !== undefined && !isDatabaseUrl(options.database)) throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
-  const { AcceptOutage, BatchingStore, createPlantServer, DEFAULT_LIMITS, listen, stopServer, StoreOutage, watchWrites } = await import('../../../server/index.js');
+  if (options.database !== undefined && !isDatabaseUrl(options.database))
+    throw usageError('serve', '--database must be a postgresql:// (or postgres://) URL');
+  const {
+    AcceptOutage,
+    BatchingStore,
+    createPlantServer,
+    DEFAULT_LIMITS,
+    listen,
+    stopServer,
+    StoreOutage,
+    watchWrites,
+  } = await import('../../../server/index.js');
   const adminAt = adminAddress(options, ctx);
   const location = await storeLocation(options, ctx);
   const { tokens, kept } = serverTokens(options, ctx);
@@ -56,13 +66,26 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   // The server's own failures (store trouble, bugs) are reported even with --quiet; a store that
   // keeps failing, once as it starts and once as it ends.
   const outage = new StoreOutage(
-    (error, requestId) => log(messageLine(format, at(), 'error', `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`, true, requestId)),
+    (error, requestId) =>
+      log(
+        messageLine(
+          format,
+          at(),
+          'error',
+          `error: ${printableMessage(error instanceof Error ? error.message : String(error), Infinity)}`,
+          true,
+          requestId,
+        ),
+      ),
     (line) => log(messageLine(format, at(), 'warn', line)),
   );
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request.
   // What the store says of itself as it opens (PostgreSQL: a search without its index), said once.
-  const noted = location.kind === 'postgres' ? { ...location, onNote: (note: string) => say(`plants serve: ${note}`, 'warn') } : location;
+  const noted =
+    location.kind === 'postgres'
+      ? { ...location, onNote: (note: string) => say(`plants serve: ${note}`, 'warn') }
+      : location;
   const inner = await ctx.openStore(noted).catch((error: unknown) => {
     throw startRefusedForDescriptors(error, 'open the store') ?? error;
   });
@@ -70,11 +93,21 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   // The service listener's refusals of connections, watched once both listen: its cap depends on
   // the descriptors they take.
   const accepting = new AcceptOutage((line) => log(messageLine(format, at(), 'warn', line)));
-  const admin = adminAt === undefined ? undefined : await prepareAdmin(adminAt, { outage, accepting, stopping: () => stopping, store: inner, onUnexpectedError: (error) => outage.failed(error) });
+  const admin =
+    adminAt === undefined
+      ? undefined
+      : await prepareAdmin(adminAt, {
+          outage,
+          accepting,
+          stopping: () => stopping,
+          store: inner,
+          onUnexpectedError: (error) => outage.failed(error),
+        });
   // On a database, two batches in flight: one commits while the next is sent. More would split
   // the same load into smaller batches, each paying a commit (docs/postgresql.md).
   const store = new BatchingStore(inner, location.kind === 'postgres' ? Math.min(2, options.pool) : 1, admin?.onBatch);
-  const shownStore = location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
+  const shownStore =
+    location.kind === 'postgres' ? `${maskedDatabaseUrl(location.url)} (pool ${options.pool})` : location.path;
   const server = createPlantServer({
     store: watchWrites(store, () => outage.wrote()),
     tokens,
@@ -92,7 +125,10 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   let caps;
   try {
     adminAddressBound = await admin?.start();
-    caps = connectionCaps(ctx, location, { service: DEFAULT_LIMITS.maxConnections, ...(admin === undefined ? {} : { admin: DEFAULT_LIMITS.maxConnections }) });
+    caps = connectionCaps(ctx, location, {
+      service: DEFAULT_LIMITS.maxConnections,
+      ...(admin === undefined ? {} : { admin: DEFAULT_LIMITS.maxConnections }),
+    });
   } catch (error) {
     await admin?.stop();
     await stopServer(server);
@@ -111,11 +147,18 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   ctx.io.stdout.write(`${address.url}\n`);
   say(`plants serve: listening on ${address.url}, store ${printable(shownStore, Infinity)}`);
   const { connections, openFiles } = caps.service;
-  if (openFiles !== undefined) say(`plants serve: at most ${connections} ${connections === 1 ? 'connection' : 'connections'}: the limit of open files (ulimit -n ${openFiles}) leaves room for no more`, 'warn');
-  if (adminAddressBound !== undefined) say(`plants serve: admin (/livez, /readyz, /metrics, /openapi.json) on ${adminAddressBound.url}`);
+  if (openFiles !== undefined)
+    say(
+      `plants serve: at most ${connections} ${connections === 1 ? 'connection' : 'connections'}: the limit of open files (ulimit -n ${openFiles}) leaves room for no more`,
+      'warn',
+    );
+  if (adminAddressBound !== undefined)
+    say(`plants serve: admin (/livez, /readyz, /metrics, /openapi.json) on ${adminAddressBound.url}`);
   if (kept !== undefined) {
     // Never the token itself: a terminal's scrollback and a log are no place for it.
-    say(`plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:`);
+    say(
+      `plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:`,
+    );
     say(`  plants login --base-url ${address.url}`);
     say(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)`);
   }
@@ -123,7 +166,9 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   stopping = true;
   if (options.shutdownDelaySeconds > 0) {
     // A load balancer sees /readyz fail and stops sending; what it sends meanwhile is served.
-    say(`plants serve: ${signal}: not ready; serving ${options.shutdownDelaySeconds} s more, then finishing requests in flight`);
+    say(
+      `plants serve: ${signal}: not ready; serving ${options.shutdownDelaySeconds} s more, then finishing requests in flight`,
+    );
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelaySeconds * 1000));
   } else say(`plants serve: ${signal}: finishing requests in flight`);
   await stopServer(server);
@@ -149,17 +194,26 @@ function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void
     return recordServe(ctx, { pid: ctx.pid, urls }, address.port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    ctx.io.stderr.write(`plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`);
+    ctx.io.stderr.write(
+      `plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`,
+    );
     return undefined;
   }
 }
 
 /** --store-wait, else PLANTS_STORE_WAIT, else 10 s: in milliseconds. */
 function storeWaitMs(options: ServeOptions, ctx: Context): number {
-  const [text, named] = options.storeWait !== undefined ? [options.storeWait, '--store-wait'] : [ctx.env.PLANTS_STORE_WAIT ?? '', 'PLANTS_STORE_WAIT'];
+  const [text, named] =
+    options.storeWait !== undefined
+      ? [options.storeWait, '--store-wait']
+      : [ctx.env.PLANTS_STORE_WAIT ?? '', 'PLANTS_STORE_WAIT'];
   if (text === '') return 10_000;
   const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || seconds < 0.001 || seconds > 3600) throw usageError('serve', `${named} must be a number of seconds from 0.001 to 3600 (e.g. 10 or 0.5), got ${JSON.stringify(text)}`);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < 0.001 || seconds > 3600)
+    throw usageError(
+      'serve',
+      `${named} must be a number of seconds from 0.001 to 3600 (e.g. 10 or 0.5), got ${JSON.stringify(text)}`,
+    );
   return Math.round(seconds * 1000);
 }
 
@@ -167,16 +221,35 @@ function storeWaitMs(options: ServeOptions, ctx: Context): number {
 function cannotListen(host: string, port: number, error: unknown): PlantsError {
   const code = (error as NodeJS.ErrnoException).code;
   const why: Record<string, [string, string]> = {
-    EADDRINUSE: ['the port is in use: another process listens there', '--port 0 picks a free port (the first line printed says which)'],
-    EACCES: ['permission denied: ports below 1024 need privileges', 'give a --port from 1024 (or 0, for any free port)'],
-    ENOTFOUND: ['no such host', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
-    EAI_AGAIN: ['the host name could not be looked up', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
-    EADDRNOTAVAIL: ['the address is not one of this machine', 'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address'],
+    EADDRINUSE: [
+      'the port is in use: another process listens there',
+      '--port 0 picks a free port (the first line printed says which)',
+    ],
+    EACCES: [
+      'permission denied: ports below 1024 need privileges',
+      'give a --port from 1024 (or 0, for any free port)',
+    ],
+    ENOTFOUND: [
+      'no such host',
+      'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address',
+    ],
+    EAI_AGAIN: [
+      'the host name could not be looked up',
+      'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address',
+    ],
+    EADDRNOTAVAIL: [
+      'the address is not one of this machine',
+      'give --host an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for every address',
+    ],
     EMFILE: ['too many open files', OPEN_FILES_HINT],
-    ENFILE: ['too many open files in the system', 'close some programs, or raise the system\'s limit (fs.file-max)'],
+    ENFILE: ['too many open files in the system', "close some programs, or raise the system's limit (fs.file-max)"],
   };
   const [words, hint] = why[code ?? ''] ?? [ioReason(error), 'see plants serve --help'];
-  return new PlantsError('usage', `cannot listen on ${host}:${port}: ${words}${code === undefined || why[code] === undefined ? '' : ` (${code})`}`, { cause: error, hint });
+  return new PlantsError(
+    'usage',
+    `cannot listen on ${host}:${port}: ${words}${code === undefined || why[code] === undefined ? '' : ` (${code})`}`,
+    { cause: error, hint },
+  );
 }
 
 /**
@@ -187,7 +260,8 @@ async function storeLocation(options: ServeOptions, ctx: Context): Promise<Store
   const waitMs = storeWaitMs(options, ctx);
   const url = options.database ?? (options.store === undefined ? ctx.env.PLANTS_DATABASE_URL : undefined) ?? '';
   if (url !== '') {
-    if (!isDatabaseUrl(url)) throw usageError('serve', 'PLANTS_DATABASE_URL must be a postgresql:// (or postgres://) URL');
+    if (!isDatabaseUrl(url))
+      throw usageError('serve', 'PLANTS_DATABASE_URL must be a postgresql:// (or postgres://) URL');
     return { kind: 'postgres', url, poolSize: options.pool, waitMs };
   }
   const settings = await Settings.load(ctx, { store: options.store });
@@ -200,8 +274,14 @@ async function storeLocation(options: ServeOptions, ctx: Context): Promise<Store
  * directory (made on first use): the service never runs without authentication, and a login
  * survives a restart.
  */
-function serverTokens(options: ServeOptions, ctx: Context): { tokens: string[]; kept?: { path: string; made: boolean } } {
-  const fromEnv = (ctx.env.PLANTS_SERVER_TOKENS ?? '').split(',').map((token) => token.trim()).filter((token) => token !== '');
+function serverTokens(
+  options: ServeOptions,
+  ctx: Context,
+): { tokens: string[]; kept?: { path: string; made: boolean } } {
+  const fromEnv = (ctx.env.PLANTS_SERVER_TOKENS ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
   const tokens = options.tokens.length > 0 ? options.tokens : fromEnv;
   if (tokens.length > 0) return { tokens: tokens.map(checkToken) };
   const { token, path, made } = keepServerToken(ctx);

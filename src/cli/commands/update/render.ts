@@ -19,7 +19,9 @@ export function renderHuman({ plant, changed, where }: UpdateResult, io: IOStrea
   const style = io.stdoutStyle;
   const tag = plant.tag === undefined ? ', no tag' : ` tagged "${printable(plant.tag)}"`;
   const what = changed ? `${style.green('Updated')} plant` : 'Unchanged: plant';
-  io.stdout.write(`${what} ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${printable(where, Infinity)}\n`);
+  io.stdout.write(
+    `${what} ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${printable(where, Infinity)}\n`,
+  );
 }
 
 /** The plant as it now is, as create and get print it. */
