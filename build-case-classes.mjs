@@ -42,9 +42,10 @@ for (let line = ''; entries.length > 0;) {
   if (entries.length === 0) lines.push(line);
 }
 
+const versions = `Node ${process.versions.node} (Unicode ${process.versions.unicode})`;
 writeFileSync(
   'src/core/case-classes.ts',
-  `// Written by build-case-classes.mjs on Node ${process.versions.node} (Unicode ${process.versions.unicode}): do not edit.
+  `// Written by build-case-classes.mjs on ${versions}: do not edit.
 
 /**
  * The classes of Unicode ${process.versions.unicode}'s simple case folding (CaseFolding.txt, statuses C and S): each

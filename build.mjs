@@ -103,7 +103,10 @@ function thirdPartyNotices(inputs) {
   });
   notices.sort((a, b) => a.name.localeCompare(b.name));
   const intro = 'plants bundles the code of these packages into dist/. Their licences follow.\n';
-  return `${intro}${notices.map(({ heading, text }) => `\n${'='.repeat(72)}\n${heading}\n${'='.repeat(72)}\n\n${text}\n`).join('')}`;
+  return (
+    `${intro}` +
+    `${notices.map(({ heading, text }) => `\n${'='.repeat(72)}\n${heading}\n${'='.repeat(72)}\n\n${text}\n`).join('')}`
+  );
 }
 
 /** The "License" section of a package's README, for the packages that ship their licence only there. */

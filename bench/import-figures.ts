@@ -66,7 +66,10 @@ export async function importVsShellLoop(sizes: Sizes, importRowsPerSecond: numbe
   const lines = readFileSync(file, 'utf8').trim().split('\n');
   const script = lines.map((line) => {
     const plant = JSON.parse(line) as { id: number; name: string; tag: string };
-    return `"$PLANTS_NODE" "$PLANTS_BIN" create --id ${plant.id} --name '${plant.name}' --tag ${plant.tag} >/dev/null || exit 1`;
+    return (
+      `"$PLANTS_NODE" "$PLANTS_BIN" create --id ${plant.id} --name '${plant.name}' --tag ${plant.tag} >/dev/null ` +
+      '|| exit 1'
+    );
   });
   const loopRate = await againstFreshServer(sizes.loopRows, (server) =>
     mustRun(

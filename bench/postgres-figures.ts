@@ -76,7 +76,8 @@ export async function postgresThroughput(sizes: Sizes): Promise<Figure[]> {
       median(one),
       median(anchor),
       { op: '>=', value: 1, of: 'ratio' },
-      `baseline: pgbench inserting one row a transaction into the same table, ${POOL_SIZE} clients (plants' pool), synchronous_commit on for both`,
+      `baseline: pgbench inserting one row a transaction into the same table, ${POOL_SIZE} clients (plants' ` +
+        'pool), synchronous_commit on for both',
     );
     return [
       figure(

@@ -20,7 +20,9 @@ const quick = process.argv.includes('--quick');
 const part = process.argv.includes('--part');
 const sizes = quick ? QUICK : FULL;
 const nodes = part ? [] : benchNodes();
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform}; on ${nodes.map((node) => node.label).join(' and ')} (figures 12-16 on the first)`;
+const machine =
+  `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+  `${process.platform}; on ${nodes.map((node) => node.label).join(' and ')} (figures 12-16 on the first)`;
 const started = Date.now();
 const figures: Figure[] = [];
 

@@ -72,7 +72,10 @@ export interface StringFlag extends FlagBase {
   required?: boolean;
   /** The value when it is not given. */
   default?: string;
-  /** Where the value comes from when it is not given, for help only (a setting, a variable): `$PLANTS_STORE, config, or the data directory`. */
+  /**
+   * Where the value comes from when it is not given, for help only (a setting, a variable): `$PLANTS_STORE, config, or
+   * the data directory`.
+   */
   defaultFrom?: string;
   /** The only values it takes. */
   choices?: readonly string[];
@@ -134,7 +137,10 @@ export type ArgumentValues<A extends readonly ArgumentSpec[]> = {
   readonly [E in A[number] as E['name']]: E['required'] extends true ? string : string | undefined;
 };
 
-/** What a declaration's `options` is given: the flags, checked against their declarations; the arguments; the flags given on the command line. */
+/**
+ * What a declaration's `options` is given: the flags, checked against their declarations; the arguments; the flags
+ * given on the command line.
+ */
 export interface DeclaredInput<F extends Flags, A extends readonly ArgumentSpec[]> {
   flags: FlagValues<F>;
   args: ArgumentValues<A>;

@@ -44,7 +44,10 @@ function helpFrom(command: Command, help: (width: number) => string): void {
   command.configureHelp({ formatHelp: (_command: Command, helper: Help) => help(helper.helpWidth ?? 80) });
 }
 
-/** `plants help [command]`: the help of the program, or of the command named, on stdout; a topic that is none, a usage error. */
+/**
+ * `plants help [command]`: the help of the program, or of the command named, on stdout; a topic that is none, a usage
+ * error.
+ */
 function defineHelpCommand(program: Command): void {
   const command = program.command('help [command...]').description('show help for a command');
   command.action((words: string[]) => {

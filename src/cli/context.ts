@@ -55,7 +55,10 @@ export interface IOStreams {
    * Ctrl-C, which then stops nothing else. Only where canPrompt (prompt.ts).
    */
   ask(question: string): Promise<string | undefined>;
-  /** The file standard input reads, as `dev:ino` (a file, a pipe, a terminal), when it has one: what an output file must not be. */
+  /**
+   * The file standard input reads, as `dev:ino` (a file, a pipe, a terminal), when it has one: what an output file must
+   * not be.
+   */
   stdinFile(): string | undefined;
   /** Decorations for each stream, resolved once from its TTY state, NO_COLOR, FORCE_COLOR and --no-color. */
   stdoutStyle: Style;

@@ -1,6 +1,9 @@
 import type { ErrorCode } from '../core/errors.js';
 
-/** The exit codes, stable for scripts; the README and `plants --help` list them (exit-code-meanings.ts says what each means). */
+/**
+ * The exit codes, stable for scripts; the README and `plants --help` list them (exit-code-meanings.ts says what each
+ * means).
+ */
 export const EXIT = {
   ok: 0,
   refused: 1,

@@ -16,7 +16,9 @@ export function namedEntry(
   return commands.find((candidate) => candidate.name === first);
 }
 
-/** The command a command line names (`create`, `config get`), if it names one: the words before it may only be flags. */
+/**
+ * The command a command line names (`create`, `config get`), if it names one: the words before it may only be flags.
+ */
 export function commandOf(
   commands: readonly (CommandSpec | CommandGroup)[],
   argv: readonly string[],

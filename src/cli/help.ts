@@ -25,7 +25,10 @@ export const PROGRAM_FLAGS = [
 
 const LEARN_MORE = 'Use `plants <command> --help` (or `plants help <command>`) for more about a command.';
 
-/** The environment variables plants reads: the settings' from their table (they override the config file), then the others. */
+/**
+ * The environment variables plants reads: the settings' from their table (they override the config file), then the
+ * others.
+ */
 export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ...SETTING_KEYS.map((key) => [SETTINGS[key].env, SETTINGS[key].describe] as const),
   ['PLANTS_CONFIG_DIR', 'the directory of config.json'],
@@ -190,7 +193,10 @@ function paragraphs(text: string, width: number): string[] {
   });
 }
 
-/** Rows of a term and its text: the texts in one column, wrapped under themselves; a term too wide for the column has its text below it. */
+/**
+ * Rows of a term and its text: the texts in one column, wrapped under themselves; a term too wide for the column has
+ * its text below it.
+ */
 function table(rows: readonly (readonly [string, string])[], width: number): string[] {
   const column = Math.min(Math.max(0, ...rows.map(([term]) => term.length)), Math.floor(width / 3));
   const indent = ' '.repeat(2 + column + 2);
@@ -201,7 +207,10 @@ function table(rows: readonly (readonly [string, string])[], width: number): str
   });
 }
 
-/** Words wrapped to `width`: the first line after `first`, the others after `rest`. A word longer than a line is left whole. */
+/**
+ * Words wrapped to `width`: the first line after `first`, the others after `rest`. A word longer than a line is left
+ * whole.
+ */
 export function wrap(text: string, width: number, first: string, rest: string = first): string[] {
   const lines: string[] = [];
   let line = first;

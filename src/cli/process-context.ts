@@ -63,7 +63,8 @@ export async function processContext(argv: readonly string[]): Promise<Context> 
       // Said by every command that writes a store: otherwise a wait of up to 30 s looks like a hang.
       const onLockWait = (path: string) =>
         stderr.output.write(
-          `plants: waiting for ${printable(path, Infinity)}: another plants process holds its lock (a killed one, for 12 s at most)\n`,
+          `plants: waiting for ${printable(path, Infinity)}: another plants process holds its lock (a killed ` +
+            'one, for 12 s at most)\n',
         );
       return await openStore(location, { onLockWait });
     },

@@ -4,7 +4,10 @@ import { SERVICE_FLAGS } from './service-flags.js';
 // Declarations only, read at start-up by every command's options: what a target does at run time
 // (settings, the store, the client) is target.ts, loaded with the command.
 
-/** The flags that say where a command works: the local store, or a service. Declared once, for every command that has them. */
+/**
+ * The flags that say where a command works: the local store, or a service. Declared once, for every command that has
+ * them.
+ */
 export const TARGET_FLAGS = {
   local: { kind: 'boolean', description: 'use the local JSON file store instead of the service', inherited: true },
   store: {

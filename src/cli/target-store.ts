@@ -28,7 +28,10 @@ export async function withTargetStore<T>(
   }
 }
 
-/** The store a command line targets, opened: its caller closes it. `makes`: the command may make a local store where there is none. */
+/**
+ * The store a command line targets, opened: its caller closes it. `makes`: the command may make a local store where
+ * there is none.
+ */
 export async function openTargetStore(target: Target, ctx: Context, { makes = false } = {}): Promise<TargetStore> {
   const settings = await targetSettings(target, ctx);
   if (target.local) {

@@ -100,7 +100,8 @@ export function checkProxyVariables(env: Context['env']): void {
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
       throw new PlantsError(
         'usage',
-        `${name} is not a proxy URL: ${JSON.stringify(maskCredentials(value))} (expected e.g. http://proxy.example.com:3128)`,
+        `${name} is not a proxy URL: ${JSON.stringify(maskCredentials(value))} (expected e.g. ` +
+          'http://proxy.example.com:3128)',
         {
           hint: `fix or unset ${name}`,
         },

@@ -76,7 +76,10 @@ export function readPutAnswer(answer: RawAnswer): PutOutcome {
   });
 }
 
-/** PATCH /plants/{id}: the plant as it now is for a 200 (unchanged as Plants-Outcome says), absent for a 404, mismatch for a 412. */
+/**
+ * PATCH /plants/{id}: the plant as it now is for a 200 (unchanged as Plants-Outcome says), absent for a 404, mismatch
+ * for a 412.
+ */
 export function readPatchAnswer(answer: RawAnswer, id: bigint): PatchOutcome {
   if (answer.status === 200) {
     const plant = plantBody(tryParse(answer.text, JSON.parse));
@@ -172,7 +175,8 @@ function failureOfStatus(
     const effect = unknown === undefined ? '' : `: ${unknown}`;
     return new PlantsError(
       'bad_response',
-      `the service answered HTTP ${status}, a redirect to ${printable(answer.location, 200)}, which plants does not follow${effect}`,
+      `the service answered HTTP ${status}, a redirect to ${printable(answer.location, 200)}, which plants ` +
+        `does not follow${effect}`,
       {
         hint: 'if the service has moved, point --base-url (or plants config set base-url) at its new address',
         effect: 'unknown',

@@ -32,7 +32,9 @@ export function checkPage(
   const other = tag === undefined ? undefined : page.find((plant) => plant.tag !== tag);
   if (other !== undefined)
     throw wrong(
-      `holds plant ${other.id}, ${other.tag === undefined ? 'with no tag' : `tagged ${JSON.stringify(other.tag)}`}, where the tag asked for is ${JSON.stringify(tag)}: as if it ignored tag`,
+      `holds plant ${other.id}, ` +
+        `${other.tag === undefined ? 'with no tag' : `tagged ${JSON.stringify(other.tag)}`}, where the tag asked ` +
+        `for is ${JSON.stringify(tag)}: as if it ignored tag`,
     );
   const unnamed = named === undefined ? undefined : page.find((plant) => !named(plant.name));
   if (unnamed !== undefined) {

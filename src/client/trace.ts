@@ -28,7 +28,8 @@ export function tracedTransport(
     ): Promise<RawAnswer> {
       const sent = { ...requestHeaders(options, body), ...headers, authorization: 'Bearer ****' };
       write(
-        `> ${method} ${printable(`${options.baseUrl}${path}`, Infinity)}\n${headerLines('>', sent)}${bodyLines('>', body)}`,
+        `> ${method} ${printable(`${options.baseUrl}${path}`, Infinity)}\n${headerLines('>', sent)}` +
+          `${bodyLines('>', body)}`,
       );
       const started = now();
       try {
@@ -40,7 +41,8 @@ export function tracedTransport(
           'plants-outcome': answer.outcome,
         };
         write(
-          `< ${answer.status} (${Math.round(now() - started)} ms)\n${headerLines('<', read)}${bodyLines('<', answer.text)}`,
+          `< ${answer.status} (${Math.round(now() - started)} ms)\n${headerLines('<', read)}` +
+            `${bodyLines('<', answer.text)}`,
         );
         return answer;
       } catch (error) {

@@ -35,7 +35,10 @@ export interface Put {
   expect?: Expectation;
 }
 
-/** What happened to one put: created, updated, unchanged (the same plant was stored: nothing written), or its precondition failed. */
+/**
+ * What happened to one put: created, updated, unchanged (the same plant was stored: nothing written), or its
+ * precondition failed.
+ */
 export type PutOutcome = 'created' | 'updated' | 'unchanged' | 'mismatch';
 
 /**

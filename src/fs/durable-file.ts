@@ -79,7 +79,10 @@ export interface ReplaceOptions {
   durableRename?: boolean;
 }
 
-/** The content of a file to write: whole, or produced in chunks by a function given `write`, which returns each chunk's size in bytes. */
+/**
+ * The content of a file to write: whole, or produced in chunks by a function given `write`, which returns each chunk's
+ * size in bytes.
+ */
 export type FileContent = string | Uint8Array | ((write: (chunk: string | Uint8Array) => number) => void);
 
 /** Chunks are gathered to this size before each write(2). */

@@ -39,7 +39,9 @@ export interface InvalidRow {
 export type RowOutcome = 'done' | 'noop' | 'updated' | 'unchanged' | 'valid';
 
 export interface BulkSettings {
-  /** A row that changes nothing (its id taken, for an import; absent, for a delete): `skip` counts it as done already. */
+  /**
+   * A row that changes nothing (its id taken, for an import; absent, for a delete): `skip` counts it as done already.
+   */
   onNoop: 'fail' | 'skip';
   /** Stop at the first failed row. */
   failFast: boolean;

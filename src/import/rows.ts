@@ -132,7 +132,9 @@ export function notJsonRow(at: RowPlace, source: string, why: string): InvalidRo
   return { at, text: source, error: new PlantsError('malformed_json', `not JSON (${why}): ${printable(source, 80)}`) };
 }
 
-/** Rows of lines (NDJSON, ids): a blank line is no row; a byte order mark and a CR at the end are not part of a line. */
+/**
+ * Rows of lines (NDJSON, ids): a blank line is no row; a byte order mark and a CR at the end are not part of a line.
+ */
 async function* lineRows<T>(
   records: AsyncIterable<RawRecord[]>,
   rowOf: (text: string, at: RowPlace) => Row<T>,
@@ -189,7 +191,8 @@ async function* csvRows<T>(
   }
   if (columns === undefined)
     throw unreadable(
-      `the CSV input is empty: expected a header row ${[...reader.columns.required, ...reader.columns.optional].join(',')}`,
+      'the CSV input is empty: expected a header row ' +
+        `${[...reader.columns.required, ...reader.columns.optional].join(',')}`,
     );
 }
 
@@ -281,7 +284,8 @@ function header<T>(record: string[], reader: RowReader<T>): Columns {
   }
   if (reader.columns.required.some((name) => !at.has(name))) {
     throw unreadable(
-      `the first CSV line must be a header naming the columns ${headerExample(reader)}; got ${printable(record.join(','), 80)}`,
+      `the first CSV line must be a header naming the columns ${headerExample(reader)}; got ` +
+        `${printable(record.join(','), 80)}`,
     );
   }
   return { at, count: record.length };

@@ -44,7 +44,10 @@ export class AcceptOutage {
       : 'refusing connections: at the limit of open files';
   }
 
-  /** Counts the refusals of `server`, which takes `cap` connections at most, and the connections it takes and lets go, which end them. */
+  /**
+   * Counts the refusals of `server`, which takes `cap` connections at most, and the connections it takes and lets go,
+   * which end them.
+   */
   watch(server: Server, cap: ConnectionCap): void {
     this.cap = cap;
     const full =

@@ -75,7 +75,8 @@ export function jsonOfBody(bytes: Buffer): unknown {
     throw rejection(
       400,
       'malformed_json',
-      `the request body is not valid JSON: ${error instanceof RangeError ? 'nested too deeply' : printable((error as Error).message)}`,
+      'the request body is not valid JSON: ' +
+        `${error instanceof RangeError ? 'nested too deeply' : printable((error as Error).message)}`,
     );
   }
 }

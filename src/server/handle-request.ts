@@ -13,7 +13,10 @@ export interface RequestHandlerOptions<Context> {
   maxBodyBytes: number;
   /** True once the server is stopping: answers then close their connection. */
   isStopping: () => boolean;
-  /** Told about failures that are the server's fault (store trouble, bugs), with their cause and the answer they were for. */
+  /**
+   * Told about failures that are the server's fault (store trouble, bugs), with their cause and the answer they were
+   * for.
+   */
   onUnexpectedError: (error: unknown, res: ServerResponse) => void;
 }
 

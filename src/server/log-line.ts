@@ -43,7 +43,10 @@ export function requestLine(format: LogFormat, time: string, fields: RequestFiel
   }
   const id = requestId === undefined ? '' : ` request-id=${requestId}`;
   const batch = batchSize === undefined ? '' : ` batch=${batchSize}`;
-  return `${time} ${method} ${route} ${status ?? '-'} ${durationMs}ms${id}${batch}${note === undefined ? '' : ` (${note})`}`;
+  return (
+    `${time} ${method} ${route} ${status ?? '-'} ${durationMs}ms${id}${batch}` +
+    `${note === undefined ? '' : ` (${note})`}`
+  );
 }
 
 /**

@@ -77,7 +77,9 @@ export class ServiceMetrics implements RequestObserver {
     });
     this.batchSizes = new Histogram({
       name: 'plants_store_batch_size',
-      help: 'Plants (or ids) written by one write of the store: requests that arrived while the one before was written go together',
+      help:
+        'Plants (or ids) written by one write of the store: requests that arrived while the one before was ' +
+        'written go together',
       buckets: BATCH_BUCKETS,
       registers,
     });
@@ -89,7 +91,9 @@ export class ServiceMetrics implements RequestObserver {
     });
     new Gauge({
       name: 'plants_store_outage',
-      help: '1 while the store cannot be used (a full disk, a lock held too long, a database that does not answer), else 0',
+      help:
+        '1 while the store cannot be used (a full disk, a lock held too long, a database that does not answer), ' +
+        'else 0',
       registers,
       collect() {
         this.set(sources.outage.isOut ? 1 : 0);

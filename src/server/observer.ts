@@ -9,5 +9,7 @@ export interface RequestObserver {
   requestEnded(method: string, route: string, status: number | undefined, seconds: number): void;
 }
 
-/** Told of each write of the batching store: how many items one inner call wrote, and how long it took to be durable. */
+/**
+ * Told of each write of the batching store: how many items one inner call wrote, and how long it took to be durable.
+ */
 export type BatchObserver = (size: number, seconds: number) => void;

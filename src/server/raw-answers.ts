@@ -38,7 +38,8 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, timeouts: RequestTimeou
       return failure(
         408,
         'request_timeout',
-        `the request was not received in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} seconds, all of it within ${timeouts.requestTimeoutMs / 1000}`,
+        `the request was not received in time: its headers must come within ${timeouts.headersTimeoutMs / 1000}` +
+          ` seconds, all of it within ${timeouts.requestTimeoutMs / 1000}`,
       );
     default:
       return failure(400, 'bad_request', 'the request is not valid HTTP/1.1');

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
-/** What a client's X-Request-Id may be to be taken as the request's id: a short token, nothing a log line could be split or coloured by. */
+/**
+ * What a client's X-Request-Id may be to be taken as the request's id: a short token, nothing a log line could be split
+ * or coloured by.
+ */
 const ACCEPTED = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**

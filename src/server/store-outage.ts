@@ -4,7 +4,8 @@ import { Outage, type OutageWords } from './outage.js';
 
 const STORE_WORDS: OutageWords = {
   started: () =>
-    'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
+    'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are ' +
+    'counted, not logged',
   recovered: 'the store takes writes again',
   ended: (why, refused) =>
     `plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`,
@@ -36,7 +37,10 @@ export class StoreOutage {
     this.outage = new Outage(say, STORE_WORDS);
   }
 
-  /** A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing so. */
+  /**
+   * A failure of a request (the server's onUnexpectedError): reported, or counted if the store is known to be failing
+   * so.
+   */
   failed(error: unknown, requestId?: string): void {
     if (failureFor(error).failure.status !== 503) {
       this.report(error, requestId);
@@ -50,7 +54,10 @@ export class StoreOutage {
     this.outage.refused();
   }
 
-  /** Whether the store is out now: from its first refused request until it takes writes again (/readyz answers 503 meanwhile). */
+  /**
+   * Whether the store is out now: from its first refused request until it takes writes again (/readyz answers 503
+   * meanwhile).
+   */
   get isOut(): boolean {
     return this.outage.isOut;
   }

@@ -20,7 +20,10 @@ export type StoreLocation = (
 ) & {
   /** The most a call waits on the store (another process's lock, the database): plants serve's --store-wait. */
   waitMs?: number;
-  /** Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write under way is finished. */
+  /**
+   * Aborted: the file store waits for no lock and begins no write any more (a second Ctrl-C of an import); the write
+   * under way is finished.
+   */
   stop?: AbortSignal;
 };
 

@@ -161,7 +161,7 @@ describe('argv → options', () => {
     expect(t.stderr()).not.toContain('SECRET');
   });
 
-  it('still takes an empty value, a value joined to its flag, and a word that is no flag of the command as values', async () => {
+  it('still takes an empty value, a value joined to its flag, and a word that is no flag of the command', async () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', '', '--tag=', '--json')).toBe(0);
     expect(await t.run('create', '--local', '--id', '2', '--name=--tag', '--tag=--json')).toBe(0);

@@ -21,7 +21,8 @@ describe('plants login / logout', () => {
     expect((await stat(t.ctx.configDir)).mode & 0o777).toBe(0o700);
     expect(t.stdout()).toBe('');
     expect(t.stderr()).toBe(
-      `Logged in to http://127.0.0.1:9000: token not checked (--no-check), saved in ${join(t.ctx.configDir, 'config.json')} (readable by you only)\n`,
+      'Logged in to http://127.0.0.1:9000: token not checked (--no-check), saved in ' +
+        `${join(t.ctx.configDir, 'config.json')} (readable by you only)\n`,
     );
   });
 
@@ -121,7 +122,8 @@ describe('plants login / logout', () => {
     [
       ['login'],
       '',
-      'no token given, and standard input is not a terminal to ask on (no plants serve of yours runs at http://127.0.0.1:8080 to take its token from)',
+      'no token given, and standard input is not a terminal to ask on (no plants serve of yours runs at ' +
+        'http://127.0.0.1:8080 to take its token from)',
     ],
     [['login', '--token', 'a b'], '', 'the token must be printable ASCII with no spaces'],
     [['login', '--token', TOKEN, '--with-token'], '', 'give the token with --token or --with-token, not both'],
@@ -174,7 +176,8 @@ describe('plants login / logout', () => {
     expect(t.stderr()).toContain('Logged out of http://h:1: its token removed from');
     // Said, lest the next command's "no token for http://h:1" be a mystery (issue 25, item 6).
     expect(t.stderr()).toContain(
-      'The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL changes it)\n',
+      'The base URL stays http://h:1 (plants config unset base-url forgets it; plants config set base-url URL ' +
+        'changes it)\n',
     );
     // Nothing to remove: exit 1, as gh does (issue 40).
     expect(await t.run('logout')).toBe(1);
@@ -192,7 +195,7 @@ describe('plants login / logout', () => {
     expect(other.stderr()).toBe(`Not logged in to http://other:2: no token for it in ${path}\n`);
   });
 
-  it('logout says where the base URL that stays comes from: in --json always, in words when login saved it', async () => {
+  it('logout says where the base URL that stays comes from: in --json always, in words if login saved it', async () => {
     const t = await testContext();
     await t.run('login', '--no-check', '--token', TOKEN, '--base-url', 'http://h:1');
     expect(await t.run('logout', '--json')).toBe(0);

@@ -27,12 +27,13 @@ describe('plants create --local', () => {
     );
   });
 
-  it('shows a name holding a backslash and an n apart from one holding a line break; stores both as they are', async () => {
+  it('shows a name holding a backslash and an n apart from one holding a line break; stores both as is', async () => {
     const t = await testContext();
     expect(await t.run('create', '--local', '--id', '1', '--name', 'two\\nchars', '--tag', 'C:\\plants')).toBe(0);
     expect(await t.run('create', '--local', '--id', '2', '--name', 'two\nchars')).toBe(0);
     expect(t.stdout()).toBe(
-      `Created plant 1 "two\\\\nchars" tagged "C:\\\\plants" in ${t.storePath}\nCreated plant 2 "two\\nchars" in ${t.storePath}\n`,
+      `Created plant 1 "two\\\\nchars" tagged "C:\\\\plants" in ${t.storePath}\nCreated plant 2 "two\\nchars" ` +
+        `in ${t.storePath}\n`,
     );
     expect(await readFile(`${t.storePath}.journal`, 'utf8')).toBe(
       '{"id":1,"name":"two\\\\nchars","tag":"C:\\\\plants"}\n{"id":2,"name":"two\\nchars"}\n',
@@ -58,7 +59,8 @@ describe('plants create --local', () => {
     await writeFile(t.storePath, '{"dependencies": {}}');
     expect(await t.run('create', '--local', '--id', '1', '--name', 'Fern')).toBe(4);
     expect(t.stderr()).toBe(
-      `error: ${t.storePath} is not a usable plants store: not a plants store file (no "plantStore" marker); it was left untouched\n` +
+      `error: ${t.storePath} is not a usable plants store: not a plants store file (no "plantStore" marker); ` +
+        'it was left untouched\n' +
         'hint: point --store (or PLANTS_STORE) at another file, or repair or move this one\n',
     );
     expect(await readFile(t.storePath, 'utf8')).toBe('{"dependencies": {}}');

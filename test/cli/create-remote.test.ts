@@ -123,7 +123,8 @@ describe('plants create (remote)', () => {
     ],
     [
       { status: 301, body: '', headers: { location: 'https://new.example.com/plants' } },
-      'the service answered HTTP 301, a redirect to https://new.example.com/plants, which plants does not follow: the plant may or may not have been created\n',
+      'the service answered HTTP 301, a redirect to https://new.example.com/plants, which plants does not ' +
+        'follow: the plant may or may not have been created\n',
     ],
     [{ status: 500, body: 'x\u001b[31mred\ny'.repeat(30) }, 'the service answered HTTP 500 with “x\\u001b[31mred\\nyx'],
   ])('reports an answer outside the contract as a server error (exit 4): %j', async (answer, message) => {
@@ -149,7 +150,8 @@ describe('plants create (remote)', () => {
     expect(await t.run('create', '--id', '1', '--name', 'Fern', '--timeout', '0.3')).toBe(4);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(t.stderr()).toBe(
-      `error: no answer from ${service.url}/plants within 0.3s; the request was sent, so the plant may or may not have been created\n`,
+      `error: no answer from ${service.url}/plants within 0.3s; the request was sent, so the plant may or may ` +
+        'not have been created\n',
     );
   });
 
@@ -179,7 +181,8 @@ describe('plants create (remote)', () => {
     const t = await testContext({ env: { PLANTS_BASE_URL: service.url } });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(3);
     expect(t.stderr()).toBe(
-      `error: no token for ${service.url}\nhint: run plants login --base-url ${service.url} (or set PLANTS_TOKEN), or use --local\n`,
+      `error: no token for ${service.url}\nhint: run plants login --base-url ${service.url} (or set ` +
+        'PLANTS_TOKEN), or use --local\n',
     );
     expect(service.requests).toHaveLength(0);
   });
@@ -260,7 +263,8 @@ describe('plants create (remote)', () => {
     const t = await remote({ [name]: value });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
     expect(t.stderr()).toBe(
-      `error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`,
+      `error: ${name} is not a proxy URL: "${value}" (expected e.g. http://proxy.example.com:3128)\nhint: fix ` +
+        `or unset ${name}\n`,
     );
     expect(service.requests).toHaveLength(0);
   });
@@ -274,7 +278,8 @@ describe('plants create (remote)', () => {
     const t = await remote({ [name]: value });
     expect(await t.run('create', '--id', '1', '--name', 'Fern')).toBe(2);
     expect(t.stderr()).toBe(
-      `error: ${name} is not a proxy URL: "${shown}" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset ${name}\n`,
+      `error: ${name} is not a proxy URL: "${shown}" (expected e.g. http://proxy.example.com:3128)\nhint: fix ` +
+        `or unset ${name}\n`,
     );
     const json = await remote({ [name]: value });
     expect(await json.run('create', '--id', '1', '--name', 'Fern', '--json')).toBe(2);

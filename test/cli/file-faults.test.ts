@@ -50,7 +50,7 @@ describe('the file-system seam fails every file a command touches', () => {
     expect(readdirSync(join(dataDir, 'serving'))).toEqual([]);
   });
 
-  it('an import whose input cannot be read part way: the rows done, then the input named with the reason, exit 2', async () => {
+  it('an import whose input cannot be read part way: the rows done, then the input and why, exit 2', async () => {
     let reads = 0;
     const fs = failingFs(['read'], 'EIO', () => (reads += 1) > 1);
     const t = await testContext({ fs });
@@ -60,7 +60,8 @@ describe('the file-system seam fails every file a command touches', () => {
       Array.from({ length: 20_000 }, (_, i) => `{"id":${i + 1},"name":"Fern ${'x'.repeat(40)}"}\n`).join(''),
     );
     const code = await t.run('import', input, '--local', '--store', t.storePath);
-    // As for input that turns unreadable part way (a CSV quote never closed): the account of the rows done, and why it stopped.
+    // As for input that turns unreadable part way (a CSV quote never closed): the account of the rows done, and why it
+    // stopped.
     expect(t.stderr()).toMatch(/^Imported [\d,]+ rows into .*: [\d,]+ created, 0 skipped, 0 failed\n/);
     expect(t.stderr()).toMatch(
       new RegExp(`^error: stopped: ${input}: could not be read on: input/output error \\(EIO\\)\n`, 'm'),

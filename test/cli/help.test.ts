@@ -89,38 +89,42 @@ describe('help, as gh writes it', () => {
     },
   );
 
-  it('plants --help groups the commands by what they are for, with the flags, examples, every exit code and the environment', async () => {
-    const { code, stdout } = await helpOf(['--help']);
-    expect(code).toBe(0);
-    expect(headings(stdout)).toEqual([
-      'USAGE',
-      'PLANT COMMANDS',
-      'SERVICE COMMANDS',
-      'ACCOUNT COMMANDS',
-      'ADDITIONAL COMMANDS',
-      'FLAGS',
-      'EXAMPLES',
-      'EXIT CODES',
-      'ENVIRONMENT',
-      'LEARN MORE',
-    ]);
-    for (const entry of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${entry.name}: `, 'm'));
-    expect(section(stdout, 'ADDITIONAL COMMANDS')).toContain('  help:        show help for a command');
-    expect(
-      section(stdout, 'EXIT CODES')
-        .map((line) => line.slice(0, 16).trim())
-        .filter((shown) => shown !== ''),
-    ).toEqual(['0', '1', '2', '3', '4', '70', '129, 130, 143']);
-    for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(await helpOf(['help'])).toEqual({ code: 0, stdout, stderr: '' });
-    // The help flag before a command asks for the program's help: every command, not that one alone.
-    for (const argv of [
-      ['--help', 'get'],
-      ['-h', 'config', 'get'],
-      ['--no-color', '--help', 'create'],
-    ])
-      expect(await helpOf(argv)).toEqual({ code: 0, stdout, stderr: '' });
-  });
+  it(
+    'plants --help groups the commands by what they are for, with the flags, examples, every exit code and the ' +
+      'environment',
+    async () => {
+      const { code, stdout } = await helpOf(['--help']);
+      expect(code).toBe(0);
+      expect(headings(stdout)).toEqual([
+        'USAGE',
+        'PLANT COMMANDS',
+        'SERVICE COMMANDS',
+        'ACCOUNT COMMANDS',
+        'ADDITIONAL COMMANDS',
+        'FLAGS',
+        'EXAMPLES',
+        'EXIT CODES',
+        'ENVIRONMENT',
+        'LEARN MORE',
+      ]);
+      for (const entry of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${entry.name}: `, 'm'));
+      expect(section(stdout, 'ADDITIONAL COMMANDS')).toContain('  help:        show help for a command');
+      expect(
+        section(stdout, 'EXIT CODES')
+          .map((line) => line.slice(0, 16).trim())
+          .filter((shown) => shown !== ''),
+      ).toEqual(['0', '1', '2', '3', '4', '70', '129, 130, 143']);
+      for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+      expect(await helpOf(['help'])).toEqual({ code: 0, stdout, stderr: '' });
+      // The help flag before a command asks for the program's help: every command, not that one alone.
+      for (const argv of [
+        ['--help', 'get'],
+        ['-h', 'config', 'get'],
+        ['--no-color', '--help', 'create'],
+      ])
+        expect(await helpOf(argv)).toEqual({ code: 0, stdout, stderr: '' });
+    },
+  );
 
   it('wraps to the width of the terminal, and to 80 columns in a pipe', async () => {
     const wide = await helpOf(['import', '--help'], 120);

@@ -35,7 +35,7 @@ describe('stop signals, as plants import takes them', () => {
     expect({ first, again }).toEqual({ first: ['SIGINT'], again: ['SIGTERM'] });
   });
 
-  it('takes a first SIGHUP (a terminal closed) as it takes SIGTERM, and a SIGHUP after the first signal not at all', async () => {
+  it('takes a first SIGHUP (a terminal closed) as SIGTERM, and a SIGHUP after a first signal not at all', async () => {
     const ctx = await processContext([]);
     const first: string[] = [];
     const again: string[] = [];

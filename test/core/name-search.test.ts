@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { caseClassOf, foldCase, nameMatcher } from '../../src/core/name-search.js';
 import { CORPUS_NAMES, CORPUS_SEARCHES } from '../helpers/search-corpus.js';
 
-/** JavaScript's own case-insensitive search with the `u` flag: simple case folding, code points (ECMAScript's Canonicalize). */
+/**
+ * JavaScript's own case-insensitive search with the `u` flag: simple case folding, code points (ECMAScript's
+ * Canonicalize).
+ */
 function byRegExp(name: string, search: string): boolean {
   const pattern = [...search].map((character) => `\\u{${(character.codePointAt(0) as number).toString(16)}}`).join('');
   return new RegExp(pattern, 'iu').test(name);

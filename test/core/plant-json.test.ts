@@ -50,7 +50,8 @@ describe('the canonical plant line', () => {
   it('is read by the fast path exactly as by the schema, whenever the fast path reads it', () => {
     fc.assert(
       fc.property(ids, texts, fc.option(texts, { nil: undefined }), (id, name, tag) => {
-        const line = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+        const line =
+          `{"id":${id},"name":${JSON.stringify(name)}` + `${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
         const fast = canonicalPlant(line);
         const reference = bySchema(line);
         // The fast path may decline (the slow path then answers), but never accept what the schema refuses.
@@ -76,7 +77,9 @@ describe('the canonical plant line', () => {
         fc.option(fc.oneof(texts, plain), { nil: undefined }),
         fc.constantFrom('', ' ', '}', ','),
         (id, name, tag, junk) => {
-          const line = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}${junk}`;
+          const line =
+            `{"id":${id},"name":${JSON.stringify(name)}` +
+            `${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}${junk}`;
           const bytes = Buffer.from(`x${line}y`);
           const fromBytes = plainLineId(bytes, 1, bytes.length - 1);
           const fast = canonicalPlant(line);

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('PLANTS_DEBUG=api', () => {
-  it('writes each request and answer on stderr, the token masked, bodies cut and escaped; nothing without it', async () => {
+  it('writes each request and answer on stderr, the token masked, bodies cut, escaped; none without it', async () => {
     const home = await tempDir();
     server = await startServer(home);
     const env = { ...isolatedEnv(home), PLANTS_BASE_URL: server.url, PLANTS_TOKEN: server.token };

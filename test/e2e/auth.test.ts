@@ -67,7 +67,8 @@ describe('plants auth status', () => {
     const said = t.stderr().length;
     expect(await t.run('auth', 'status')).toBe(2);
     expect(t.stderr().slice(said)).toBe(
-      'error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: fix or unset HTTP_PROXY\n',
+      'error: HTTP_PROXY is not a proxy URL: "notaurl" (expected e.g. http://proxy.example.com:3128)\nhint: ' +
+        'fix or unset HTTP_PROXY\n',
     );
     expect(t.stdout()).toBe('');
     const json = await testContext({ env: { HTTP_PROXY: 'notaurl' } });
@@ -99,40 +100,52 @@ describe('plants login checks the token with the service before it saves it, as 
     expect(saved).toEqual({ 'base-url': server.url, services: { [server.url]: { token: server.token } } });
   });
 
-  it('saves nothing, and leaves the base URL as it was, for a refused token (exit 3) or a service not there (exit 4)', async () => {
-    const server = await serve();
-    const t = await testContext();
-    expect(await t.run('config', 'set', 'base-url', 'http://127.0.0.1:7')).toBe(0);
-    const before = await readFile(join(t.ctx.configDir, 'config.json'), 'utf8');
-    expect(await t.run('login', '--base-url', server.url, '--token', 'not-the-token-of-this-service')).toBe(3);
-    expect(t.stderr()).toContain(`error: ${server.url} refused the token: it was not saved\n`);
-    expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'a-token-for-nobody')).toBe(4);
-    expect(t.stderr()).toContain(
-      'error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to http://127.0.0.1:1/plants: connection refused\n',
-    );
-    expect(t.stderr()).toContain(
-      'hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url http://127.0.0.1:1 --no-check\n',
-    );
-    expect(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8')).toBe(before);
-  });
-
-  it('keeps the hint of an answer outside the contract (a redirect: point --base-url at the new address), with --no-check', async () => {
-    const service = await fakeService();
-    service.answer({ status: 301, headers: { location: 'https://plants.example.com/plants' } });
-    try {
+  it(
+    'saves nothing, and leaves the base URL as it was, for a refused token (exit 3) or a service not there (exit ' +
+      '4)',
+    async () => {
+      const server = await serve();
       const t = await testContext();
-      expect(await t.run('login', '--base-url', service.url, '--token', 'a-token-for-a-moved-service')).toBe(4);
+      expect(await t.run('config', 'set', 'base-url', 'http://127.0.0.1:7')).toBe(0);
+      const before = await readFile(join(t.ctx.configDir, 'config.json'), 'utf8');
+      expect(await t.run('login', '--base-url', server.url, '--token', 'not-the-token-of-this-service')).toBe(3);
+      expect(t.stderr()).toContain(`error: ${server.url} refused the token: it was not saved\n`);
+      expect(await t.run('login', '--base-url', 'http://127.0.0.1:1', '--token', 'a-token-for-nobody')).toBe(4);
       expect(t.stderr()).toContain(
-        `error: could not check the token with ${service.url}, so it was not saved: the service answered HTTP 301, a redirect to https://plants.example.com/plants`,
+        'error: could not check the token with http://127.0.0.1:1, so it was not saved: could not connect to ' +
+          'http://127.0.0.1:1/plants: connection refused\n',
       );
       expect(t.stderr()).toContain(
-        `hint: if the service has moved, point --base-url (or plants config set base-url) at its new address; or save the token unchecked: plants login --base-url ${service.url} --no-check\n`,
+        'hint: start the service (or check the base URL), or save the token unchecked: plants login --base-url ' +
+          'http://127.0.0.1:1 --no-check\n',
       );
-      expect(t.stderr()).not.toContain('a-token-for-a-moved-service');
-    } finally {
-      await service.close();
-    }
-  });
+      expect(await readFile(join(t.ctx.configDir, 'config.json'), 'utf8')).toBe(before);
+    },
+  );
+
+  it(
+    'keeps the hint of an answer outside the contract (a redirect: point --base-url at the new address), with ' +
+      '--no-check',
+    async () => {
+      const service = await fakeService();
+      service.answer({ status: 301, headers: { location: 'https://plants.example.com/plants' } });
+      try {
+        const t = await testContext();
+        expect(await t.run('login', '--base-url', service.url, '--token', 'a-token-for-a-moved-service')).toBe(4);
+        expect(t.stderr()).toContain(
+          `error: could not check the token with ${service.url}, so it was not saved: the service answered HTTP ` +
+            '301, a redirect to https://plants.example.com/plants',
+        );
+        expect(t.stderr()).toContain(
+          'hint: if the service has moved, point --base-url (or plants config set base-url) at its new address; ' +
+            `or save the token unchecked: plants login --base-url ${service.url} --no-check\n`,
+        );
+        expect(t.stderr()).not.toContain('a-token-for-a-moved-service');
+      } finally {
+        await service.close();
+      }
+    },
+  );
 });
 
 describe('plants login: where the token comes from', () => {
@@ -168,30 +181,34 @@ describe('plants login: where the token comes from', () => {
     expect(piped.stderr()).not.toContain('Token for');
   });
 
-  it("takes a local plants serve's own token, for the base URL that serve recorded and that accepts it, and for no other", async () => {
-    const home = await tempDir();
-    const server = await startServer(home, [], {}, { keptToken: true });
-    servers.push(server);
-    const t = await testContext();
-    t.ctx.dataDir = servedDataDir(home);
-    const tokenFile = join(t.ctx.dataDir, 'server-token');
-    expect(await t.run('login', '--base-url', server.url, '--json')).toBe(0);
-    expect(JSON.parse(t.stdout())).toMatchObject({ source: 'local server' });
-    // Another spelling of this machine is not the URL the serve recorded: localhost may be ::1,
-    // where another process may listen on the same port.
-    expect(await t.run('login', '--base-url', server.url.replace('127.0.0.1', 'localhost'))).toBe(2);
-    expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
-    // Another host: the local token is not sent off the machine; with no terminal, nothing to ask on.
-    expect(await t.run('login', '--base-url', 'https://plants.example.com')).toBe(2);
-    expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
-    // A token the local service does not accept is not saved.
-    await writeFile(tokenFile, 'a-token-the-server-refuses\n');
-    expect(await t.run('login', '--base-url', server.url)).toBe(2);
-    // One that others can read is refused outright.
-    await chmod(tokenFile, 0o644);
-    expect(await t.run('login', '--base-url', server.url)).toBe(2);
-    expect(t.stderr()).toContain(`error: the server token file ${tokenFile} can be read by other users`);
-  });
+  it(
+    "takes a local plants serve's own token, for the base URL that serve recorded and that accepts it, and for " +
+      'no other',
+    async () => {
+      const home = await tempDir();
+      const server = await startServer(home, [], {}, { keptToken: true });
+      servers.push(server);
+      const t = await testContext();
+      t.ctx.dataDir = servedDataDir(home);
+      const tokenFile = join(t.ctx.dataDir, 'server-token');
+      expect(await t.run('login', '--base-url', server.url, '--json')).toBe(0);
+      expect(JSON.parse(t.stdout())).toMatchObject({ source: 'local server' });
+      // Another spelling of this machine is not the URL the serve recorded: localhost may be ::1,
+      // where another process may listen on the same port.
+      expect(await t.run('login', '--base-url', server.url.replace('127.0.0.1', 'localhost'))).toBe(2);
+      expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
+      // Another host: the local token is not sent off the machine; with no terminal, nothing to ask on.
+      expect(await t.run('login', '--base-url', 'https://plants.example.com')).toBe(2);
+      expect(t.stderr()).toContain('error: no token given, and standard input is not a terminal to ask on');
+      // A token the local service does not accept is not saved.
+      await writeFile(tokenFile, 'a-token-the-server-refuses\n');
+      expect(await t.run('login', '--base-url', server.url)).toBe(2);
+      // One that others can read is refused outright.
+      await chmod(tokenFile, 0o644);
+      expect(await t.run('login', '--base-url', server.url)).toBe(2);
+      expect(t.stderr()).toContain(`error: the server token file ${tokenFile} can be read by other users`);
+    },
+  );
 
   it('reads no more than the first line of standard input, and at most 8 KiB of it', async () => {
     expect(await readFirstLine(Readable.from(['tok', 'en\nsecond line']), 'stdin')).toBe('token');

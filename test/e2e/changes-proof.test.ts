@@ -108,10 +108,12 @@ const STORES: readonly (readonly [string, () => Promise<Started>])[] = [
       const targets = [await serve(['--database', url]), await serve(['--database', url])];
       await db.query(`CREATE TABLE ${schema}.audit (seq bigserial, id bigint, name text, tag text)`);
       await db.query(
-        `CREATE FUNCTION ${schema}.audit() RETURNS trigger AS $$ BEGIN INSERT INTO ${schema}.audit (id, name, tag) VALUES (NEW.id, NEW.name, NEW.tag); RETURN NEW; END $$ LANGUAGE plpgsql`,
+        `CREATE FUNCTION ${schema}.audit() RETURNS trigger AS $$ BEGIN INSERT INTO ${schema}.audit (id, name, ` +
+          'tag) VALUES (NEW.id, NEW.name, NEW.tag); RETURN NEW; END $$ LANGUAGE plpgsql',
       );
       await db.query(
-        `CREATE TRIGGER audit AFTER INSERT OR UPDATE ON ${schema}.plants FOR EACH ROW EXECUTE FUNCTION ${schema}.audit()`,
+        `CREATE TRIGGER audit AFTER INSERT OR UPDATE ON ${schema}.plants FOR EACH ROW EXECUTE FUNCTION ` +
+          `${schema}.audit()`,
       );
       const history = async (id: number) =>
         (
@@ -126,52 +128,58 @@ const STORES: readonly (readonly [string, () => Promise<Started>])[] = [
 ];
 
 describe.each(STORES)('changing one plant from many clients at once: %s', (_name, start) => {
-  it('makes 200 concurrent patches one after the other: every answer 200, none lost, the last applied is what is stored', async () => {
-    const { targets, history } = await start();
-    const client = sender(targets);
-    try {
-      expect((await client.send('POST', '/plants', '{"id":7,"name":"start","tag":"start"}')).status).toBe(200);
-      // Half change the name, half the tag: a change made on a stale read would undo the other field.
-      const patches = Array.from({ length: 200 }, (_, i) =>
-        i % 2 === 0 ? { name: `name ${i}` } : { tag: `tag ${i}` },
-      );
-      const answers = await Promise.all(
-        patches.map((patch) =>
-          client.send('PATCH', '/plants/7', JSON.stringify(patch), { 'content-type': 'application/merge-patch+json' }),
-        ),
-      );
-      expect(answers.map((answer) => answer.status)).toEqual(patches.map(() => 200));
-      // Each answer is the plant as that patch left it: its own field, and the other as it was then.
-      answers.forEach((answer, i) => expect(JSON.parse(answer.body)).toMatchObject(patches[i] as object));
-      const stored = await client.send('GET', '/plants/7');
-      // The last patch applied answered what is stored; a lost update would leave a plant no answer showed.
-      expect(answers.map((answer) => answer.body)).toContain(stored.body);
-      const { name, tag } = JSON.parse(stored.body) as { name: string; tag: string };
-      expect(name).toMatch(/^name \d+$/);
-      expect(tag).toMatch(/^tag \d+$/);
-      // The states the plant went through, in the order the store made them (a patch a write, or a
-      // batch's patches a write): every value is a patch's own, so one that was replaced never comes
-      // back. A patch decided on a stale read would put back the other field as it was before a
-      // change it did not see.
-      const states = await history(7);
-      expect(states[0]).toEqual({ name: 'start', tag: 'start' });
-      for (const field of ['name', 'tag'] as const) {
-        const replaced = new Set<string>();
-        states.forEach((state, i) => {
-          const before = states[i - 1];
-          if (before === undefined || before[field] === state[field]) return;
-          replaced.add(before[field] as string);
-          expect(replaced.has(state[field] as string), `the ${field} ${state[field]} came back in change ${i}`).toBe(
-            false,
-          );
-        });
+  it(
+    'makes 200 concurrent patches one after the other: every answer 200, none lost, the last applied is what is ' +
+      'stored',
+    async () => {
+      const { targets, history } = await start();
+      const client = sender(targets);
+      try {
+        expect((await client.send('POST', '/plants', '{"id":7,"name":"start","tag":"start"}')).status).toBe(200);
+        // Half change the name, half the tag: a change made on a stale read would undo the other field.
+        const patches = Array.from({ length: 200 }, (_, i) =>
+          i % 2 === 0 ? { name: `name ${i}` } : { tag: `tag ${i}` },
+        );
+        const answers = await Promise.all(
+          patches.map((patch) =>
+            client.send('PATCH', '/plants/7', JSON.stringify(patch), {
+              'content-type': 'application/merge-patch+json',
+            }),
+          ),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(patches.map(() => 200));
+        // Each answer is the plant as that patch left it: its own field, and the other as it was then.
+        answers.forEach((answer, i) => expect(JSON.parse(answer.body)).toMatchObject(patches[i] as object));
+        const stored = await client.send('GET', '/plants/7');
+        // The last patch applied answered what is stored; a lost update would leave a plant no answer showed.
+        expect(answers.map((answer) => answer.body)).toContain(stored.body);
+        const { name, tag } = JSON.parse(stored.body) as { name: string; tag: string };
+        expect(name).toMatch(/^name \d+$/);
+        expect(tag).toMatch(/^tag \d+$/);
+        // The states the plant went through, in the order the store made them (a patch a write, or a
+        // batch's patches a write): every value is a patch's own, so one that was replaced never comes
+        // back. A patch decided on a stale read would put back the other field as it was before a
+        // change it did not see.
+        const states = await history(7);
+        expect(states[0]).toEqual({ name: 'start', tag: 'start' });
+        for (const field of ['name', 'tag'] as const) {
+          const replaced = new Set<string>();
+          states.forEach((state, i) => {
+            const before = states[i - 1];
+            if (before === undefined || before[field] === state[field]) return;
+            replaced.add(before[field] as string);
+            expect(replaced.has(state[field] as string), `the ${field} ${state[field]} came back in change ${i}`).toBe(
+              false,
+            );
+          });
+        }
+        const last = JSON.parse(stored.body) as State & { id: number };
+        expect({ ...states.at(-1), id: last.id }).toEqual(last);
+      } finally {
+        await client.close();
       }
-      const last = JSON.parse(stored.body) as State & { id: number };
-      expect({ ...states.at(-1), id: last.id }).toEqual(last);
-    } finally {
-      await client.close();
-    }
-  });
+    },
+  );
 
   it('lets exactly one of 200 changes If-Match the same state through, and refuses the rest with 412', async () => {
     const { targets } = await start();
@@ -207,7 +215,7 @@ describe.each([
   ['a JSON file store', async (home: string) => ['--store', `${home}/plants.json`]],
   ['PostgreSQL', async () => ['--database', await databaseUrl()]],
 ] as const)('a plants serve killed mid-burst of changes, on %s', (_name, storeArgs) => {
-  it('keeps every change it acknowledged: each client finds its last acknowledged value, or the one it sent after', async () => {
+  it('keeps every change it acknowledged: each client finds its last acknowledged value, or a later one', async () => {
     const home = await tempDir();
     const args = await storeArgs(home);
     const server = await serve(args, home);

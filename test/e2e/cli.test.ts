@@ -72,7 +72,8 @@ describe('bin/plants.cjs', () => {
     const tooBig = await runPlants(['create', '--local', '--id', '9223372036854775808', '--name', 'x'], env);
     expect(tooBig).toMatchObject({ code: 2, stdout: '' });
     expect(tooBig.stderr).toBe(
-      'error: invalid plant:\n  id must be between -9223372036854775808 and 9223372036854775807, got 9223372036854775808\n',
+      'error: invalid plant:\n  id must be between -9223372036854775808 and 9223372036854775807, got ' +
+        '9223372036854775808\n',
     );
   });
 

@@ -77,7 +77,8 @@ const idText = (id: bigint) =>
     });
 
 const bodyOf = (plant: NewPlantValue, id: string = String(plant.id)) =>
-  `{"id":${id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+  `{"id":${id},"name":${JSON.stringify(plant.name)}` +
+  `${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
 
 /** A plant, and its body with the id written as one of the JSON numbers of its value. */
 const newPlantBody = newPlant.chain((plant) =>

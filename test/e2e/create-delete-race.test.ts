@@ -68,7 +68,7 @@ describe.each([
     },
   ],
 ])('creates and deletes of one id by many clients at once, on %s', (_name, makeStore) => {
-  it('are acknowledged in turns from the state before, and leave the plant as the answers say, served and stored', async () => {
+  it('are acknowledged in turns from the state before, leave the plant as answered, served and stored', async () => {
     const race = await makeStore();
     const server = await startServer(await race.open());
     const pool = new Pool(server.url, { connections: 40 });

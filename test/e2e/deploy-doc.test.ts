@@ -10,7 +10,10 @@ import { shellBlocks } from '../helpers/readme-blocks.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-/** docs/deploy.md: its shell examples run; its unit is verified and its ExecStart run; its other files agree with the unit. */
+/**
+ * docs/deploy.md: its shell examples run; its unit is verified and its ExecStart run; its other files agree with the
+ * unit.
+ */
 const DOC = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
 
 function fenced(kind: string): string {

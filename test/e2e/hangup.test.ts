@@ -12,6 +12,7 @@ import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { lockStore } from '../../src/store/file/store-lock.js';
+import { pattern } from '../helpers/pattern.js';
 
 // SIGHUP: a terminal closed, an ssh session dropped. It must get what SIGTERM gets: the summary,
 // every row not done in --rejects, the store's lock released, exit 129; plants serve drains.
@@ -19,7 +20,10 @@ import { lockStore } from '../../src/store/file/store-lock.js';
 const ndjson = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => `{"id":${from + i},"name":"plant ${from + i}"}\n`).join('');
 
-/** `plants args` reading standard input from a pipe that stays open (more rows may come), as a pipeline from a slow producer. */
+/**
+ * `plants args` reading standard input from a pipe that stays open (more rows may come), as a pipeline from a slow
+ * producer.
+ */
 function readingOpenPipe(
   args: string[],
   env: Record<string, string>,
@@ -85,82 +89,94 @@ async function onClosingTerminal(
 }
 
 describe('SIGHUP: the terminal closed', () => {
-  it('an import --local on a terminal that closes: imports the rows read, releases the lock, --rejects what was not done, exit 129', async () => {
-    const home = await tempDir();
-    const store = join(home, 'plants.json');
-    const rejects = join(home, 'rejects.ndjson');
-    const fifo = join(home, 'rows.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const summaryPath = join(home, 'summary.json');
-    const terminal = await onClosingTerminal(
-      home,
-      ['import', '-', '--format', 'ndjson', '--local', '--store', store, '--rejects', rejects, '--json'],
-      fifo,
-      summaryPath,
-    );
-    const rows = createWriteStream(fifo);
-    // The job reads only part of the rows before it is hung up: what is still being written into
-    // the FIFO then meets a reader that is gone (EPIPE), as a producer of a pipeline would.
-    rows.on('error', () => undefined);
-    onTestFinished(() => void rows.end());
-    // Row 3 is invalid: a row not done, for --rejects to keep.
-    rows.write(`${ndjson(0, 3)}{"id":"three"}\n${ndjson(4, 14_996)}`);
-    await waitFor('the first batch', () => existsSync(`${store}.journal`));
-    expect(await terminal.hangUp()).toBe(129);
-    const summary = JSON.parse(await readFile(summaryPath, 'utf8'));
-    expect(summary.interrupted).toBe('SIGHUP');
-    const { read, created, failed, notSent, unknown } = summary.counts;
-    expect(read).toBeGreaterThanOrEqual(10_000);
-    expect({ created, failed, notSent, unknown }).toEqual({ created: read - 1, failed: 1, notSent: 0, unknown: 0 });
-    expect(await rejectedLines(rejects)).toEqual(['{"id":"three"}']);
-    expect((await storedPlants(store)).size).toBe(created);
-    expect(existsSync(`${store}.lock`)).toBe(false);
-  });
-
-  it('an import --local: prints the summary, exit 129; a SIGHUP again is the same hang-up, a SIGTERM then stops at once', async () => {
-    const home = await tempDir();
-    const store = join(home, 'plants.json');
-    // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
-    const lock = await lockStore(store, 1_000);
-    try {
+  it(
+    'an import --local on a terminal that closes: imports the rows read, releases the lock, --rejects what was ' +
+      'not done, exit 129',
+    async () => {
+      const home = await tempDir();
+      const store = join(home, 'plants.json');
       const rejects = join(home, 'rejects.ndjson');
-      const input = join(home, 'rows.ndjson');
-      await writeFile(input, ndjson(0, 10));
-      const child = startPlants(
-        ['import', input, '--local', '--rejects', rejects],
-        isolatedEnv(home, { PLANTS_STORE: store }),
+      const fifo = join(home, 'rows.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const summaryPath = join(home, 'summary.json');
+      const terminal = await onClosingTerminal(
+        home,
+        ['import', '-', '--format', 'ndjson', '--local', '--store', store, '--rejects', rejects, '--json'],
+        fifo,
+        summaryPath,
       );
-      const result = exited(child);
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      // Every row read, the import waits for the lock to write them, and says so after a second:
-      // the hang-up comes during that wait, whatever the machine's load.
-      await waitFor('the import to wait for the lock', () => stderr.includes('another plants process holds its lock'));
-      child.kill('SIGHUP');
-      await waitFor('the hang-up to be taken', () => stderr.includes('plants: SIGHUP: finishing the rows read so far'));
-      // Apart by more than a delivery twice of one signal (SAME_SIGNAL_MS).
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      child.kill('SIGHUP');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(child.exitCode).toBeNull();
-      expect(stderr).not.toContain('SIGHUP again');
-      child.kill('SIGTERM');
-      const { code, signal } = await result;
-      expect({ code, signal }).toEqual({ code: 129, signal: null });
-      expect(stderr).toContain(
-        'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
-      );
-      expect(stderr).toMatch(
-        /Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/,
-      );
-      expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10 rows above\n');
-      expect(await rejectedLines(rejects)).toHaveLength(10);
-      expect(existsSync(`${store}.journal`)).toBe(false);
-      expect(() => lock.confirm()).not.toThrow();
-    } finally {
-      lock.release();
-    }
-  });
+      const rows = createWriteStream(fifo);
+      // The job reads only part of the rows before it is hung up: what is still being written into
+      // the FIFO then meets a reader that is gone (EPIPE), as a producer of a pipeline would.
+      rows.on('error', () => undefined);
+      onTestFinished(() => void rows.end());
+      // Row 3 is invalid: a row not done, for --rejects to keep.
+      rows.write(`${ndjson(0, 3)}{"id":"three"}\n${ndjson(4, 14_996)}`);
+      await waitFor('the first batch', () => existsSync(`${store}.journal`));
+      expect(await terminal.hangUp()).toBe(129);
+      const summary = JSON.parse(await readFile(summaryPath, 'utf8'));
+      expect(summary.interrupted).toBe('SIGHUP');
+      const { read, created, failed, notSent, unknown } = summary.counts;
+      expect(read).toBeGreaterThanOrEqual(10_000);
+      expect({ created, failed, notSent, unknown }).toEqual({ created: read - 1, failed: 1, notSent: 0, unknown: 0 });
+      expect(await rejectedLines(rejects)).toEqual(['{"id":"three"}']);
+      expect((await storedPlants(store)).size).toBe(created);
+      expect(existsSync(`${store}.lock`)).toBe(false);
+    },
+  );
+
+  it(
+    'an import --local: prints the summary, exit 129; a SIGHUP again is the same hang-up, a SIGTERM then stops ' +
+      'at once',
+    async () => {
+      const home = await tempDir();
+      const store = join(home, 'plants.json');
+      // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
+      const lock = await lockStore(store, 1_000);
+      try {
+        const rejects = join(home, 'rejects.ndjson');
+        const input = join(home, 'rows.ndjson');
+        await writeFile(input, ndjson(0, 10));
+        const child = startPlants(
+          ['import', input, '--local', '--rejects', rejects],
+          isolatedEnv(home, { PLANTS_STORE: store }),
+        );
+        const result = exited(child);
+        let stderr = '';
+        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        // Every row read, the import waits for the lock to write them, and says so after a second:
+        // the hang-up comes during that wait, whatever the machine's load.
+        await waitFor('the import to wait for the lock', () =>
+          stderr.includes('another plants process holds its lock'),
+        );
+        child.kill('SIGHUP');
+        await waitFor('the hang-up to be taken', () =>
+          stderr.includes('plants: SIGHUP: finishing the rows read so far'),
+        );
+        // Apart by more than a delivery twice of one signal (SAME_SIGNAL_MS).
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        child.kill('SIGHUP');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(child.exitCode).toBeNull();
+        expect(stderr).not.toContain('SIGHUP again');
+        child.kill('SIGTERM');
+        const { code, signal } = await result;
+        expect({ code, signal }).toEqual({ code: 129, signal: null });
+        expect(stderr).toContain(
+          'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
+        );
+        expect(stderr).toMatch(
+          /Wrote none of 10 rows to \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed, 10 not sent\n/,
+        );
+        expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10 rows above\n');
+        expect(await rejectedLines(rejects)).toHaveLength(10);
+        expect(existsSync(`${store}.journal`)).toBe(false);
+        expect(() => lock.confirm()).not.toThrow();
+      } finally {
+        lock.release();
+      }
+    },
+  );
 
   it('a remote import: the requests sent get their answers, the summary says so, exit 129', async () => {
     const home = await tempDir();
@@ -178,7 +194,10 @@ describe('SIGHUP: the terminal closed', () => {
       const { code, signal, stderr } = await result;
       expect({ code, signal }).toEqual({ code: 129, signal: null });
       expect(stderr).toMatch(
-        /Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): 3,000 created, 0 skipped, 0 failed\n/,
+        pattern(
+          /Imported 3,000 rows into http:\/\/127\.0\.0\.1:\d+ in [\d.]+s \([\d,]+ rows\/s\): /,
+          /3,000 created, 0 skipped, 0 failed\n/,
+        ),
       );
       expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 3,000 rows above\n');
       expect(await rejectedLines(rejects)).toEqual([]);
@@ -187,36 +206,40 @@ describe('SIGHUP: the terminal closed', () => {
     }
   });
 
-  it('a remote import whose stderr is gone: a SIGTERM after the SIGHUP abandons the requests in flight; --rejects has them and the rest, exit 129', async () => {
-    const service = await fakeService();
-    // A service that takes the requests and does not answer them (within the client's 30 s).
-    service.answer({ status: 200, delayMs: 60_000 });
-    try {
-      const home = await tempDir();
-      const rejects = join(home, 'rejects.ndjson');
-      const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
-      const { child, result } = readingOpenPipe(
-        ['import', '-', '--format', 'ndjson', '--concurrency', '4', '--rejects', rejects, '--json'],
-        env,
-        ndjson(1, 10),
-      );
-      await waitFor('4 requests to reach the service', () => service.requests.length === 4);
-      // Nobody reads its messages any more: each write to stderr fails (EPIPE).
-      child.stderr?.destroy();
-      child.kill('SIGHUP');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(child.exitCode).toBeNull();
-      child.kill('SIGTERM');
-      const { code, signal, stdout } = await result;
-      expect({ code, signal }).toEqual({ code: 129, signal: null });
-      const summary = JSON.parse(stdout);
-      expect(summary.interrupted).toBe('SIGHUP');
-      expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 4, notSent: 6 });
-      expect(await rejectedLines(rejects)).toHaveLength(10);
-    } finally {
-      await service.close();
-    }
-  });
+  it(
+    'a remote import whose stderr is gone: a SIGTERM after the SIGHUP abandons the requests in flight; --rejects ' +
+      'has them and the rest, exit 129',
+    async () => {
+      const service = await fakeService();
+      // A service that takes the requests and does not answer them (within the client's 30 s).
+      service.answer({ status: 200, delayMs: 60_000 });
+      try {
+        const home = await tempDir();
+        const rejects = join(home, 'rejects.ndjson');
+        const env = isolatedEnv(home, { PLANTS_BASE_URL: service.url, PLANTS_TOKEN: 'T' });
+        const { child, result } = readingOpenPipe(
+          ['import', '-', '--format', 'ndjson', '--concurrency', '4', '--rejects', rejects, '--json'],
+          env,
+          ndjson(1, 10),
+        );
+        await waitFor('4 requests to reach the service', () => service.requests.length === 4);
+        // Nobody reads its messages any more: each write to stderr fails (EPIPE).
+        child.stderr?.destroy();
+        child.kill('SIGHUP');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(child.exitCode).toBeNull();
+        child.kill('SIGTERM');
+        const { code, signal, stdout } = await result;
+        expect({ code, signal }).toEqual({ code: 129, signal: null });
+        const summary = JSON.parse(stdout);
+        expect(summary.interrupted).toBe('SIGHUP');
+        expect(summary.counts).toMatchObject({ read: 10, created: 0, unknown: 4, notSent: 6 });
+        expect(await rejectedLines(rejects)).toHaveLength(10);
+      } finally {
+        await service.close();
+      }
+    },
+  );
 
   it('delete --from --local: deletes the ids read, the summary, the lock released, exit 129', async () => {
     const home = await tempDir();
@@ -232,7 +255,10 @@ describe('SIGHUP: the terminal closed', () => {
     const { code, signal, stderr } = await result;
     expect({ code, signal }).toEqual({ code: 129, signal: null });
     expect(stderr).toMatch(
-      /Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): 10,000 deleted, 0 skipped, 0 failed\n/,
+      pattern(
+        /Read 10,000 ids from standard input to delete from \S+plants\.json in [\d.]+s \([\d,]+ ids\/s\): /,
+        /10,000 deleted, 0 skipped, 0 failed\n/,
+      ),
     );
     expect(stderr).toContain('interrupted: SIGHUP: the input was read no further than the 10,000 ids above\n');
     expect(existsSync(`${store}.lock`)).toBe(false);

@@ -31,7 +31,8 @@ describe('an import to a service that refuses its first connections (issue 25, i
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^Sent none of 3 rows to ${url} in [\\d.]+s: 0 created, 0 skipped, 0 failed, 3 not sent\\nerror: stopped: could not connect to ${url}/plants: connection refused\\n`,
+        `^Sent none of 3 rows to ${url} in [\\d.]+s: 0 created, 0 skipped, 0 failed, 3 not sent\\nerror: ` +
+          `stopped: could not connect to ${url}/plants: connection refused\\n`,
       ),
     );
   });

@@ -75,7 +75,7 @@ describe('plants serve in production: admin port, drain, JSON log', () => {
     expect(JSON.parse(stored.stdout)).toMatchObject({ id: 42, name: 'plant 42' });
   });
 
-  it('takes the admin port from PLANTS_ADMIN_PORT, and writes its whole log as JSON with --log-format json', async () => {
+  it('takes the admin port from PLANTS_ADMIN_PORT, and writes its log as JSON with --log-format json', async () => {
     const server = await serve(['--log-format', 'json'], { PLANTS_ADMIN_PORT: '0' });
     const admin = await adminUrl(server);
     expect((await get(`${admin}/metrics`)).body).toContain('# TYPE plants_http_requests_total counter');

@@ -101,7 +101,8 @@ describe.runIf(process.platform === 'linux')('a command writing without end wait
     const input = join(home, 'plants.ndjson');
     await writeFile(
       input,
-      `{"id":"x","name":"bad"}\n${Array.from({ length: PLANTS }, (_, id) => `{"id":${id},"name":"${NAME}"}\n`).join('')}`,
+      '{"id":"x","name":"bad"}\n' +
+        `${Array.from({ length: PLANTS }, (_, id) => `{"id":${id},"name":"${NAME}"}\n`).join('')}`,
     );
     const args = (rejects: string) => ['import', input, '--local', '--dry-run', '--fail-fast', '--rejects', rejects];
     const baseline = await peakIntoDevNull(args('/dev/null'), env, 1);

@@ -88,7 +88,7 @@ describe('plants serve --database', () => {
     expect(server.log()).not.toContain('hunter2');
   });
 
-  it('takes PLANTS_DATABASE_URL over PLANTS_STORE, and --store over both; refuses a URL that is not postgresql://', async () => {
+  it('takes PLANTS_DATABASE_URL over PLANTS_STORE, --store over both; refuses a URL not postgresql://', async () => {
     const { url, schema } = await freshDatabase();
     const home = await tempDir();
     const env = { PLANTS_DATABASE_URL: url, PLANTS_STORE: `${home}/env.json` };
@@ -251,7 +251,7 @@ describe('several plants serve instances on one database', () => {
     expect((await status(b.url, b.token, 'POST', '/plants', '{"id":-1,"name":"after"}')).status).toBe(200);
   });
 
-  it('answer 503 with Retry-After while the database is away, and serve again when it is back, without a restart', async () => {
+  it('answer 503 with Retry-After while the database is away, serve again once it is back, no restart', async () => {
     const server = new URL(db.url);
     const proxy = await startTcpProxy(server.hostname, Number(server.port || 5432));
     try {

@@ -59,7 +59,8 @@ describe('the PostgreSQL store: its table', () => {
     );
     expect(table?.mark).toBe('plants store, schema version 2');
     const columns = await db.query(
-      `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position`,
+      'SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ' +
+        'ORDER BY ordinal_position',
       [schema],
     );
     expect(columns).toEqual([
@@ -97,7 +98,8 @@ describe('the PostgreSQL store: its table', () => {
     ],
     [
       'other columns',
-      "CREATE TABLE plants (id bigint PRIMARY KEY, name varchar(10) NOT NULL, tag text); COMMENT ON TABLE plants IS 'plants store, schema version 1'",
+      'CREATE TABLE plants (id bigint PRIMARY KEY, name varchar(10) NOT NULL, tag text); COMMENT ON TABLE ' +
+        "plants IS 'plants store, schema version 1'",
       /has the columns \(id bigint true, name character varying\(10\) true, tag text false\)/,
     ],
   ])('refuses %s as store_corrupt, and leaves it untouched', async (_, create, message) => {
@@ -131,50 +133,54 @@ describe('the PostgreSQL store: a database that is down', () => {
     expect(error.message).not.toContain('hunter2');
   });
 
-  it('fails a call with effect none while down, unknown for a write cut mid-statement, and recovers without reopening', async () => {
-    const server = new URL(db.url);
-    const proxy = await startTcpProxy(server.hostname, Number(server.port || 5432));
-    const direct = await freshSchema();
-    const schema = new URL(direct).searchParams.get('options')?.split('=')[1] as string;
-    const url = new URL(direct);
-    url.port = String(proxy.port);
-    const store = await PostgresStore.open(url.href, { waitMs: 2_000 });
-    try {
-      expect(await store.addAll([{ id: 1n, name: 'before' }])).toEqual(['added']);
+  it(
+    'fails a call with effect none while down, unknown for a write cut mid-statement, and recovers without ' +
+      'reopening',
+    async () => {
+      const server = new URL(db.url);
+      const proxy = await startTcpProxy(server.hostname, Number(server.port || 5432));
+      const direct = await freshSchema();
+      const schema = new URL(direct).searchParams.get('options')?.split('=')[1] as string;
+      const url = new URL(direct);
+      url.port = String(proxy.port);
+      const store = await PostgresStore.open(url.href, { waitMs: 2_000 });
+      try {
+        expect(await store.addAll([{ id: 1n, name: 'before' }])).toEqual(['added']);
 
-      // A write that waits for a lock held elsewhere is in flight when the database goes away:
-      // it may or may not have committed, as far as the store can know.
-      const locker = await lockedTable(schema);
-      const inFlight = failureOf(store.addAll([{ id: 2n, name: 'in flight' }]));
-      await waitForLockWait(schema);
-      proxy.cut();
-      const cut = await inFlight;
-      await locker.release();
-      expect(cut.code).toBe('store_io');
-      expect(cut.effect).toBe('unknown');
-      expect(cut.message).toContain('the plants may or may not be stored');
+        // A write that waits for a lock held elsewhere is in flight when the database goes away:
+        // it may or may not have committed, as far as the store can know.
+        const locker = await lockedTable(schema);
+        const inFlight = failureOf(store.addAll([{ id: 2n, name: 'in flight' }]));
+        await waitForLockWait(schema);
+        proxy.cut();
+        const cut = await inFlight;
+        await locker.release();
+        expect(cut.code).toBe('store_io');
+        expect(cut.effect).toBe('unknown');
+        expect(cut.message).toContain('the plants may or may not be stored');
 
-      // Down: nothing reaches the database, so nothing was done.
-      for (const call of [
-        store.addAll([{ id: 3n, name: 'down' }]),
-        store.deleteAll([1n]),
-        store.get(1n),
-        store.list({ limit: 10 }),
-      ]) {
-        const error = await failureOf(call);
-        expect([error.code, error.effect]).toEqual(['store_io', 'none']);
+        // Down: nothing reaches the database, so nothing was done.
+        for (const call of [
+          store.addAll([{ id: 3n, name: 'down' }]),
+          store.deleteAll([1n]),
+          store.get(1n),
+          store.list({ limit: 10 }),
+        ]) {
+          const error = await failureOf(call);
+          expect([error.code, error.effect]).toEqual(['store_io', 'none']);
+        }
+
+        proxy.restore();
+        expect(await store.addAll([{ id: 3n, name: 'after' }])).toEqual(['added']);
+        // PostgreSQL finished the cut statement once the lock was free: it committed with no one
+        // to tell. That is why a write cut mid-statement is `unknown` (500), never `none` (503).
+        expect((await store.list({ limit: 10 })).map((plant) => plant.name)).toEqual(['before', 'in flight', 'after']);
+      } finally {
+        await store.close();
+        await proxy.close();
       }
-
-      proxy.restore();
-      expect(await store.addAll([{ id: 3n, name: 'after' }])).toEqual(['added']);
-      // PostgreSQL finished the cut statement once the lock was free: it committed with no one
-      // to tell. That is why a write cut mid-statement is `unknown` (500), never `none` (503).
-      expect((await store.list({ limit: 10 })).map((plant) => plant.name)).toEqual(['before', 'in flight', 'after']);
-    } finally {
-      await store.close();
-      await proxy.close();
-    }
-  });
+    },
+  );
 });
 
 /** Holds an exclusive lock on the schema's table from another session, until released. */

@@ -32,12 +32,16 @@ function filesOf(dir: string): Record<string, string> {
     const path = join(dir, name);
     const info = statSync(path);
     files[name] =
-      `${(info.mode & 0o7777).toString(8)} ${info.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'not a file'}`;
+      `${(info.mode & 0o7777).toString(8)} ` +
+      `${info.isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'not a file'}`;
   }
   return files;
 }
 
-/** A journal past the fold threshold (100,000 lines, more than the store file has plants), and past what a reader indexes. */
+/**
+ * A journal past the fold threshold (100,000 lines, more than the store file has plants), and past what a reader
+ * indexes.
+ */
 const BIG_JOURNAL = Array.from({ length: 100_001 }, (_, i) => `{"id":${1000 + i},"name":"plant ${1000 + i}"}\n`).join(
   '',
 );
@@ -92,7 +96,9 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
     const before = filesOf(dir);
     const refusal =
       `error: the store ${store} is ${layout.refused.replace('JOURNAL', journal)}: nothing was written\n` +
-      `hint: reads work as they are; to write to it, make it writable again (chmod u+w ${layout.store === 0o444 ? store : journal}${layout.store === 0o444 && layout.journal !== undefined ? ` ${journal}` : ''})\n`;
+      'hint: reads work as they are; to write to it, make it writable again (chmod u+w ' +
+      `${layout.store === 0o444 ? store : journal}` +
+      `${layout.store === 0o444 && layout.journal !== undefined ? ` ${journal}` : ''})\n`;
 
     for (const args of [
       ['create', '--id', '3', '--name', 'Ivy'],
@@ -133,7 +139,7 @@ describe.each(users.filter((user) => user.runs))('a store made read-only, writte
 });
 
 describe.runIf(isRoot)("another user's store", () => {
-  it('is refused for writes to a user the kernel would not let write it, though its mode lets its owner write', async () => {
+  it('is refused for writes to a user the kernel would not let write it, though its mode lets its owner', async () => {
     const home = await tempDir();
     const dir = join(home, 'store');
     const store = join(dir, 'plants.json');

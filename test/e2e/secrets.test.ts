@@ -87,30 +87,34 @@ describe.runIf(process.platform === 'linux')('plants login on a terminal', () =>
 });
 
 describe('the token a local plants serve keeps, and plants login with no token flag', () => {
-  it('is sent to no other listener on this machine: not on another port, nor on the port of a serve that was killed', async () => {
-    const home = await tempDir();
-    const server = await startServer(home, [], {}, { keptToken: true });
-    servers.push(server);
-    // Any process may listen on a loopback port: another user's, on a shared machine.
-    const other = await fakeService();
-    services.push(other);
-    const env = isolatedEnv(home);
-    const login = await runPlants(['login', '--base-url', other.url], env);
-    expect(login.code).toBe(2);
-    expect(login.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
-    expect(other.requests).toEqual([]);
+  it(
+    'is sent to no other listener on this machine: not on another port, nor on the port of a serve that was ' +
+      'killed',
+    async () => {
+      const home = await tempDir();
+      const server = await startServer(home, [], {}, { keptToken: true });
+      servers.push(server);
+      // Any process may listen on a loopback port: another user's, on a shared machine.
+      const other = await fakeService();
+      services.push(other);
+      const env = isolatedEnv(home);
+      const login = await runPlants(['login', '--base-url', other.url], env);
+      expect(login.code).toBe(2);
+      expect(login.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+      expect(other.requests).toEqual([]);
 
-    // Killed, the serve leaves its record behind; whoever listens on its port next gets nothing.
-    const { port } = new URL(server.url);
-    await server.stop('SIGKILL');
-    const squatter = await fakeService(Number(port));
-    services.push(squatter);
-    const again = await runPlants(['login', '--base-url', server.url], env);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
-    expect(squatter.requests).toEqual([]);
-    expect(login.stdout + login.stderr + again.stdout + again.stderr).not.toContain(server.token);
-  });
+      // Killed, the serve leaves its record behind; whoever listens on its port next gets nothing.
+      const { port } = new URL(server.url);
+      await server.stop('SIGKILL');
+      const squatter = await fakeService(Number(port));
+      services.push(squatter);
+      const again = await runPlants(['login', '--base-url', server.url], env);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('error: no token given, and standard input is not a terminal to ask on');
+      expect(squatter.requests).toEqual([]);
+      expect(login.stdout + login.stderr + again.stdout + again.stderr).not.toContain(server.token);
+    },
+  );
 
   it('is found for a serve started as plants --no-color serve, whose record then stays', async () => {
     const home = await tempDir();
@@ -124,7 +128,7 @@ describe('the token a local plants serve keeps, and plants login with no token f
     expect(existsSync(record)).toBe(true);
   });
 
-  it('leaves the record of a live process that is no plants serve, and removes that of a process that is gone', async () => {
+  it('leaves the record of a live process that is no plants serve, and removes that of one that is gone', async () => {
     const home = await tempDir();
     const server = await startServer(home, [], {}, { keptToken: true });
     servers.push(server);
@@ -195,7 +199,7 @@ describe('the token a local plants serve keeps, and plants login with no token f
     },
   );
 
-  it('is found for a serve whose records directory was there before, with a mode that let others write in it', async () => {
+  it('is found for a serve whose records directory was there before, with a mode letting others write', async () => {
     const home = await tempDir();
     const records = join(servedDataDir(home), 'serving');
     mkdirSync(records, { recursive: true });
@@ -219,7 +223,8 @@ describe('the token a local plants serve keeps, and plants login with no token f
       servers.push(server);
       await waitFor('the warning', () => server.log().includes('plants login will not find its token'));
       expect(server.log()).toContain(
-        `plants serve: warning: cannot record where it serves in ${records} (not a directory of this user's): plants login will not find its token; use plants login --with-token\n`,
+        `plants serve: warning: cannot record where it serves in ${records} (not a directory of this user's): ` +
+          'plants login will not find its token; use plants login --with-token\n',
       );
       expect(readdirSync(records)).toEqual([]);
     },

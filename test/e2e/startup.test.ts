@@ -75,7 +75,7 @@ describe('start-up loads only what a command uses', () => {
     expect(matching(modules, /\/run\.ts$/)).toEqual(['src/cli/commands/get/run.ts', 'src/cli/commands/list/run.ts']);
   });
 
-  it('get --local runs on the start path: the program, the store and its run are one file (build-start-path.mjs)', async () => {
+  it('get --local runs on the start path: program, store and run in one file (build-start-path.mjs)', async () => {
     const files = await filesLoadedBy(['get', '--local', '--id', '1']);
     const start = files.find((sources) => sources.includes('src/cli/run-process.ts')) ?? [];
     for (const module of [
@@ -85,24 +85,29 @@ describe('start-up loads only what a command uses', () => {
     ])
       expect(start).toContain(module);
     expect(matching(start, /node_modules\/commander\//).length).toBeGreaterThan(0);
-    // main.js, esbuild's helpers, the version, the start path, and a stub for each import() on the way (the program, get's run).
+    // main.js, esbuild's helpers, the version, the start path, and a stub for each import() on the way (the program,
+    // get's run).
     expect(files.length).toBeLessThanOrEqual(6);
   });
 
-  it('get --local and list --local load the store and zod/mini (a line in another form is checked by its schema), not zod classic', async () => {
-    const home = await tempDir();
-    writeFileSync(join(home, 'store.json.journal'), '{"id":1,"name":"Fern"}\n{ "id": 2, "name": "by hand" }\n');
-    for (const args of [
-      ['get', '--local', '--id', '2'],
-      ['list', '--local', '--limit', '10'],
-    ]) {
-      const modules = await modulesLoadedBy(args, {}, home);
-      expect(modules, args.join(' ')).toContain('src/store/file/file-store.ts');
-      expect(modules, args.join(' ')).toContain('src/core/schemas.ts');
-      const others = /node_modules\/(undici|conf|ajv|chalk|zod\/v4\/classic)\/|src\/core\/validate\.ts|node:http/;
-      expect(matching(modules, others), args.join(' ')).toEqual([]);
-    }
-  });
+  it(
+    'get --local and list --local load the store and zod/mini (a line in another form is checked by its schema), ' +
+      'not zod classic',
+    async () => {
+      const home = await tempDir();
+      writeFileSync(join(home, 'store.json.journal'), '{"id":1,"name":"Fern"}\n{ "id": 2, "name": "by hand" }\n');
+      for (const args of [
+        ['get', '--local', '--id', '2'],
+        ['list', '--local', '--limit', '10'],
+      ]) {
+        const modules = await modulesLoadedBy(args, {}, home);
+        expect(modules, args.join(' ')).toContain('src/store/file/file-store.ts');
+        expect(modules, args.join(' ')).toContain('src/core/schemas.ts');
+        const others = /node_modules\/(undici|conf|ajv|chalk|zod\/v4\/classic)\/|src\/core\/validate\.ts|node:http/;
+        expect(matching(modules, others), args.join(' ')).toEqual([]);
+      }
+    },
+  );
 
   it('create --local loads the store and zod/mini for its flags, not the HTTP stack or the server', async () => {
     const modules = await modulesLoadedBy(['create', '--local', '--id', '1', '--name', 'Fern']);

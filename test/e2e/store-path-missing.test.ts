@@ -13,7 +13,9 @@ describe('a store path that names no store (issue 25, item 5)', () => {
       expect(result, args.join(' ')).toMatchObject({
         code: 4,
         stdout: '',
-        stderr: `error: there is no store at ${store}: its directory ${join(home, 'no-such-dir')} does not exist\nhint: check --store (or PLANTS_STORE, or the store setting)\n`,
+        stderr:
+          `error: there is no store at ${store}: its directory ${join(home, 'no-such-dir')} does not ` +
+          'exist\nhint: check --store (or PLANTS_STORE, or the store setting)\n',
       });
     }
     expect(
@@ -22,7 +24,7 @@ describe('a store path that names no store (issue 25, item 5)', () => {
     expect((await runPlants(['list', '--local', '--store', store], isolatedEnv(home))).stdout).toBe('1\tFern\t\n');
   });
 
-  it('a missing file in a directory that exists is an empty store: nothing in a pipe, a notice on a terminal', async () => {
+  it('a missing file in a directory that exists is an empty store: nothing in a pipe, a notice on a tty', async () => {
     const home = await tempDir();
     const store = join(home, 'typo.json');
     expect(await runPlants(['list', '--local', '--store', store], isolatedEnv(home))).toMatchObject({

@@ -29,7 +29,8 @@ describe('the store path: a regular file or nothing yet', () => {
         const started = Date.now();
         const result = await runPlants(argv, isolatedEnv(home));
         expect(result.stderr).toBe(
-          `error: ${fifo} is a FIFO, not a store file; nothing was read or written\nhint: point --store (or PLANTS_STORE) at a regular file, or at a path where none exists yet\n`,
+          `error: ${fifo} is a FIFO, not a store file; nothing was read or written\nhint: point --store (or ` +
+            'PLANTS_STORE) at a regular file, or at a path where none exists yet\n',
         );
         expect(result.code).toBe(4);
         expect(Date.now() - started).toBeLessThan(10_000);
@@ -57,25 +58,29 @@ describe('the store path: a regular file or nothing yet', () => {
     },
   );
 
-  it("follows a dangling symlink and creates the store at its target (and the target's directory), never replacing the link", async () => {
-    const home = await tempDir();
-    const link = join(home, 'plants.json');
-    const target = join(home, 'elsewhere', 'deeper', 'real.json');
-    symlinkSync('elsewhere/deeper/real.json', link);
-    const result = await runPlants(
-      ['create', '--local', '--store', link, '--id', '1', '--name', 'Fern'],
-      isolatedEnv(home),
-    );
-    expect(result.code).toBe(0);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(link)).toBe('elsewhere/deeper/real.json');
-    expect([...(await storedPlants(target)).keys()]).toEqual([1n]);
-    // Through the link or to the file: one store, one lock.
-    expect(
-      (await runPlants(['create', '--local', '--store', target, '--id', '1', '--name', 'Again'], isolatedEnv(home)))
-        .code,
-    ).toBe(1);
-  });
+  it(
+    "follows a dangling symlink and creates the store at its target (and the target's directory), never " +
+      'replacing the link',
+    async () => {
+      const home = await tempDir();
+      const link = join(home, 'plants.json');
+      const target = join(home, 'elsewhere', 'deeper', 'real.json');
+      symlinkSync('elsewhere/deeper/real.json', link);
+      const result = await runPlants(
+        ['create', '--local', '--store', link, '--id', '1', '--name', 'Fern'],
+        isolatedEnv(home),
+      );
+      expect(result.code).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(link)).toBe('elsewhere/deeper/real.json');
+      expect([...(await storedPlants(target)).keys()]).toEqual([1n]);
+      // Through the link or to the file: one store, one lock.
+      expect(
+        (await runPlants(['create', '--local', '--store', target, '--id', '1', '--name', 'Again'], isolatedEnv(home)))
+          .code,
+      ).toBe(1);
+    },
+  );
 
   it.runIf(canMount)(
     'plants serve on a read-only store serves 503 for creates and, having written nothing, stops with exit 0',

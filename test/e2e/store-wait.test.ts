@@ -28,29 +28,33 @@ describe('plants serve waits on its store no longer than --store-wait (issue 29,
     await db.drop();
   });
 
-  it('answers 503 with Retry-After while the table is locked, stores none of those, and recovers when the lock goes', async () => {
-    const server = await startServer(await tempDir(), ['--database', db.url, '--store-wait', '1']);
-    const locker = new pg.Client({ connectionString: db.url });
-    await locker.connect();
-    try {
-      expect((await create(server.url, server.token, 1)).status).toBe(200);
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE plants IN ACCESS EXCLUSIVE MODE');
-      const refused = await Promise.all([2, 3, 4, 5].map((id) => create(server.url, server.token, id)));
-      for (const answer of refused) {
-        expect(answer).toMatchObject({ status: 503, retryAfter: '1' });
-        expect(JSON.parse(answer.body)).toMatchObject({ error: expect.any(Number), message: expect.any(String) });
+  it(
+    'answers 503 with Retry-After while the table is locked, stores none of those, and recovers when the lock ' +
+      'goes',
+    async () => {
+      const server = await startServer(await tempDir(), ['--database', db.url, '--store-wait', '1']);
+      const locker = new pg.Client({ connectionString: db.url });
+      await locker.connect();
+      try {
+        expect((await create(server.url, server.token, 1)).status).toBe(200);
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE plants IN ACCESS EXCLUSIVE MODE');
+        const refused = await Promise.all([2, 3, 4, 5].map((id) => create(server.url, server.token, id)));
+        for (const answer of refused) {
+          expect(answer).toMatchObject({ status: 503, retryAfter: '1' });
+          expect(JSON.parse(answer.body)).toMatchObject({ error: expect.any(Number), message: expect.any(String) });
+        }
+        await locker.query('ROLLBACK');
+        // None of the refused was stored: each, sent again, is created once; once more, a duplicate.
+        for (const id of [2, 3, 4, 5]) expect((await create(server.url, server.token, id)).status).toBe(200);
+        expect((await create(server.url, server.token, 2)).status).toBe(400);
+        expect((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM plants'))[0]?.n).toBe('5');
+      } finally {
+        await locker.end();
+        await server.stop();
       }
-      await locker.query('ROLLBACK');
-      // None of the refused was stored: each, sent again, is created once; once more, a duplicate.
-      for (const id of [2, 3, 4, 5]) expect((await create(server.url, server.token, id)).status).toBe(200);
-      expect((await create(server.url, server.token, 2)).status).toBe(400);
-      expect((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM plants'))[0]?.n).toBe('5');
-    } finally {
-      await locker.end();
-      await server.stop();
-    }
-  });
+    },
+  );
 
   it('on a file store, a lock held by another process is waited for as long, then 503', async () => {
     const home = await tempDir();

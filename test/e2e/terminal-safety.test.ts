@@ -72,7 +72,7 @@ describe.runIf(process.platform === 'linux')('a plant name with escape sequences
     expect(output).not.toMatch(RAW);
   });
 
-  it('a store path with an escape sequence is shown escaped by create, import, delete, the lock wait and serve', async () => {
+  it('a store path with an escape sequence is shown escaped by create, import, delete, lock wait, serve', async () => {
     const home = await tempDir();
     const store = join(home, 'e\u001b[31mvil', 'x.json');
     const shown = store.replace('\u001b', '\\u001b');

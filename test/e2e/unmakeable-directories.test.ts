@@ -67,7 +67,8 @@ describe.runIf(process.platform === 'linux')('a directory that cannot be made fa
     );
     expect(result.signal).toBeNull();
     expect(result.stderr.split('\n')[0]).toBe(
-      `error: could not write the server token file ${UNMAKEABLE}/plants/server-token: no such file or directory (ENOENT)`,
+      `error: could not write the server token file ${UNMAKEABLE}/plants/server-token: no such file or ` +
+        'directory (ENOENT)',
     );
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');

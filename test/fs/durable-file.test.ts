@@ -25,7 +25,7 @@ describe('replaceFileSync', () => {
     expect(fs.writes).toBe(Math.ceil(NEW.length / 7));
   });
 
-  it('on a full disk (a short write, then ENOSPC) throws ENOSPC and leaves the old file and no temporary file', async () => {
+  it('on a full disk (a short write, then ENOSPC) throws ENOSPC, leaving the old file, no temporary one', async () => {
     const { dir, path } = await withFile();
     expect(() => replaceFileSync(path, NEW, { fs: faultyFs(NEW.length / 2) })).toThrow(
       expect.objectContaining({ code: 'ENOSPC' }),
@@ -41,19 +41,23 @@ describe('replaceFileSync', () => {
     expect(readFileSync(path, 'utf8')).toBe(OLD);
   });
 
-  it('checks the size of the temporary file before it replaces anything (a file system that claims more than it wrote)', async () => {
-    const { dir, path } = await withFile();
-    const lying: FileSystem = {
-      ...NODE_FS,
-      writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
-        NODE_FS.writeSync(fd, buffer, offset, Math.ceil(length / 2));
-        return length;
-      }) as FileSystem['writeSync'],
-    };
-    expect(() => replaceFileSync(path, NEW, { fs: lying })).toThrow(/holds \d+ of 37000 bytes/);
-    expect(readFileSync(path, 'utf8')).toBe(OLD);
-    expect(readdirSync(dir)).toEqual(['plants.json']);
-  });
+  it(
+    'checks the size of the temporary file before it replaces anything (a file system that claims more than it ' +
+      'wrote)',
+    async () => {
+      const { dir, path } = await withFile();
+      const lying: FileSystem = {
+        ...NODE_FS,
+        writeSync: ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
+          NODE_FS.writeSync(fd, buffer, offset, Math.ceil(length / 2));
+          return length;
+        }) as FileSystem['writeSync'],
+      };
+      expect(() => replaceFileSync(path, NEW, { fs: lying })).toThrow(/holds \d+ of 37000 bytes/);
+      expect(readFileSync(path, 'utf8')).toBe(OLD);
+      expect(readdirSync(dir)).toEqual(['plants.json']);
+    },
+  );
 
   it('keeps the mode of the file it replaces, and gives a new file the mode asked for', async () => {
     const { dir, path } = await withFile();

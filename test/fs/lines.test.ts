@@ -6,7 +6,9 @@ import { NODE_FS } from '../../src/fs/file-system.js';
 import { LineCutter, readAtOf, readLineAt, readLinesSync } from '../../src/fs/lines.js';
 import { tempDir } from '../helpers/temp.js';
 
-/** What a cutter hands on for `input` cut into chunks of these sizes: each line (or null: too long) and where it starts. */
+/**
+ * What a cutter hands on for `input` cut into chunks of these sizes: each line (or null: too long) and where it starts.
+ */
 function cut(
   input: Buffer,
   sizes: number[],
@@ -46,7 +48,7 @@ function split(input: Buffer, maxBytes: number, ended = true): { lines: [string 
 }
 
 describe('the line reader', () => {
-  it('cuts any input, in chunks of any sizes, into the lines a split makes, where they start, too long ones named', () => {
+  it('cuts any input, in chunks of any sizes, into the lines a split makes, where they start, long ones named', () => {
     const input = fc
       .array(fc.oneof(fc.constant('\n'), fc.string({ unit: fc.constantFrom('a', 'b', 'é'), maxLength: 30 })), {
         maxLength: 40,

@@ -18,7 +18,7 @@ describe('makeDirectory', () => {
     expect(statSync(join(root, 'real', 'under')).isDirectory()).toBe(true);
   });
 
-  it('syncs the parent of each level it makes, so that a power cut cannot take one away, and none it found', async () => {
+  it('syncs the parent of each level it makes, so that a power cut cannot take one away; none it found', async () => {
     const root = await tempDir();
     const fs = directorySyncsFs();
     makeDirectory(join(root, 'a', 'b', 'c'), 0o700, fs);

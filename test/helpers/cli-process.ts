@@ -68,7 +68,10 @@ export function runPlants(args: string[], env: Record<string, string>, input = '
   return finished(child, input);
 }
 
-/** Runs the real bin/plants.cjs, killed (SIGKILL: a process stuck in a loop may ignore the others) if it has not ended within `limitMs`. */
+/**
+ * Runs the real bin/plants.cjs, killed (SIGKILL: a process stuck in a loop may ignore the others) if it has not ended
+ * within `limitMs`.
+ */
 export async function runPlantsWithin(
   limitMs: number,
   args: string[],

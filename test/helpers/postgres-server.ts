@@ -40,7 +40,8 @@ export async function testServer(say: (line: string) => void): Promise<TestServe
   }
   const server = await startEmbedded();
   say(
-    `PostgreSQL for this run: none answers at ${DEFAULT_TEST_SERVER_URL} (${refusal}), so one of its own at ${server.url}`,
+    `PostgreSQL for this run: none answers at ${DEFAULT_TEST_SERVER_URL} (${refusal}), so one of its own at ` +
+      `${server.url}`,
   );
   return server;
 }

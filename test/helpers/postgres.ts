@@ -51,7 +51,8 @@ async function onServer(url: string, statement: string): Promise<void> {
   } catch (error) {
     throw new Error(
       `no PostgreSQL answers at ${url} (${(error as Error).message}): these tests need one. ` +
-        'Start it, or unset PLANTS_TEST_DATABASE_URL: npm test then finds or starts one (test/helpers/postgres-server.ts).',
+        'Start it, or unset PLANTS_TEST_DATABASE_URL: npm test then finds or starts one ' +
+        '(test/helpers/postgres-server.ts).',
     );
   }
   try {

@@ -14,7 +14,9 @@ import type {
 } from '../../src/core/store.js';
 import { MemoryStore } from './memory-store.js';
 
-/** A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call. */
+/**
+ * A store that hands every call to `inner` (a memory store by default): a base for test doubles that change one call.
+ */
 export class DelegatingStore implements PlantStore {
   constructor(protected readonly inner: PlantStore = new MemoryStore()) {}
   addAll(plants: readonly NewPlant[]): Promise<AddOutcome[]> {

@@ -218,16 +218,20 @@ describe('plants import --local', () => {
     expect(failures.map((f: { line: number }) => f.line)).toEqual([3, 7, 8]);
   });
 
-  it('reads an empty CSV tag cell as no tag, an empty name as an empty name, and a quoted line break as part of the name', async () => {
-    const t = await testContext();
-    const input = await file(t, 'p.csv', 'id,name,tag\n1,,\n2,"Two\r\nlines",""\n3,Fern,herb\n');
-    expect(await t.run('import', input, '--local')).toBe(0);
-    expect([...(await stored(t)).values()]).toEqual([
-      { id: 1n, name: '' },
-      { id: 2n, name: 'Two\r\nlines' },
-      { id: 3n, name: 'Fern', tag: 'herb' },
-    ]);
-  });
+  it(
+    'reads an empty CSV tag cell as no tag, an empty name as an empty name, and a quoted line break as part of ' +
+      'the name',
+    async () => {
+      const t = await testContext();
+      const input = await file(t, 'p.csv', 'id,name,tag\n1,,\n2,"Two\r\nlines",""\n3,Fern,herb\n');
+      expect(await t.run('import', input, '--local')).toBe(0);
+      expect([...(await stored(t)).values()]).toEqual([
+        { id: 1n, name: '' },
+        { id: 2n, name: 'Two\r\nlines' },
+        { id: 3n, name: 'Fern', tag: 'herb' },
+      ]);
+    },
+  );
 
   it('says where a bad row is once, and counts one row as one row', async () => {
     const t = await testContext();
@@ -241,7 +245,7 @@ describe('plants import --local', () => {
     );
   });
 
-  it('says that none of the rows was imported where every one failed or was skipped, and not where one was', async () => {
+  it('says none of the rows was imported where every one failed or was skipped, and not where one was', async () => {
     const t = await testContext();
     const input = await file(t, 'p.ndjson', '{"id":1,"name":"Fern"}\n{"id":"x","name":"Oak"}\n');
     const summaryOf = async (...argv: string[]) => {
@@ -291,16 +295,20 @@ describe('plants import --local', () => {
     ]);
   });
 
-  it('imports nothing from an empty standard input (exit 0), and refuses to guess from one blank for too long (exit 2)', async () => {
-    const empty = await testContext({ stdin: '' });
-    expect(await empty.run('import', '-', '--local')).toBe(0);
-    expect(empty.stderr()).toContain('Imported 0 rows');
-    const blank = await testContext({ stdin: ' \n'.repeat(40_000) });
-    expect(await blank.run('import', '-', '--local')).toBe(2);
-    expect(blank.stderr()).toContain(
-      'error: cannot tell the format of standard input: its first 65,536 bytes are blank: give --format',
-    );
-  });
+  it(
+    'imports nothing from an empty standard input (exit 0), and refuses to guess from one blank for too long ' +
+      '(exit 2)',
+    async () => {
+      const empty = await testContext({ stdin: '' });
+      expect(await empty.run('import', '-', '--local')).toBe(0);
+      expect(empty.stderr()).toContain('Imported 0 rows');
+      const blank = await testContext({ stdin: ' \n'.repeat(40_000) });
+      expect(await blank.run('import', '-', '--local')).toBe(2);
+      expect(blank.stderr()).toContain(
+        'error: cannot tell the format of standard input: its first 65,536 bytes are blank: give --format',
+      );
+    },
+  );
 
   it.each([
     [['nowhere.csv'], 'no such file: '],
@@ -352,7 +360,8 @@ describe('plants import: files that fail part way', () => {
     await writeFile(input, 'id,name\n1,Fern\n');
     expect(await t.run('import', input, '--local', '--rejects', join(t.dir, 'no', 'such', 'dir.ndjson'))).toBe(2);
     expect(t.stderr()).toContain(
-      `error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')}: no such file or directory (ENOENT)`,
+      `error: cannot write the --rejects file ${join(t.dir, 'no', 'such', 'dir.ndjson')}: no such file or ` +
+        'directory (ENOENT)',
     );
     await expect(readFile(t.storePath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -385,7 +394,7 @@ describe('plants import: files that fail part way', () => {
 });
 
 describe('plants import output files', () => {
-  it('refuses a --rejects or --report that is the input, the store or each other (exit 2), touching nothing', async () => {
+  it('refuses a --rejects or --report that is the input, the store or the other (exit 2): no change', async () => {
     const t = await testContext();
     const input = join(t.dir, 'rejects.ndjson');
     await writeFile(input, '{"id":1,"name":"a"}\n');

@@ -34,7 +34,8 @@ async function listed(t: TestContext, name: string, ...args: string[]): Promise<
 }
 
 const TABLE = "plants list's table (id, name and tag, tab-separated)";
-const TABLE_REFUSED = `this is ${TABLE}, which cannot tell an empty tag from none: write it with plants list --format ndjson`;
+const TABLE_REFUSED =
+  `this is ${TABLE}, which cannot tell an empty tag from none: ` + 'write it with plants list --format ndjson';
 
 describe("plants list's table, read back (issue 40)", () => {
   it('cannot tell an empty tag from none: the one loss that keeps import from reading it', async () => {

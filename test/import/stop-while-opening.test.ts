@@ -32,35 +32,41 @@ function everChangingStore(path: string): FileSystem & { lockTries: number } {
 }
 
 describe('plants import --local, stopped while it opens the store', () => {
-  it('ends as interrupted, with its summary, at a second signal during the wait for the lock to read the store (exit 143)', async () => {
-    const dir = await tempDir();
-    const path = join(dir, 'plants.json');
-    // A store file, not a journal alone: what the reads look at.
-    const store = await FileStore.open(path, { checkpointAt: 1 });
-    await store.addAll([{ id: 1n, name: 'Fern' }]);
-    await store.addAll([{ id: 3n, name: 'Ivy' }]);
-    await store.close();
-    expect(NODE_FS.statSync(path).isFile()).toBe(true);
-    // Another process's lock, kept fresh: the read under the lock waits for it (up to 30 s).
-    const lock = await lockStore(path, 1_000);
-    try {
-      const fs = everChangingStore(path);
-      const t = await testContext({ fs, stdin: '{"id":2,"name":"Oak"}\n' });
-      const exit = t.run('import', '-', '--format', 'ndjson', '--local', '--store', path);
-      await waitFor('the wait for the lock', () => fs.lockTries > 0);
-      t.stop('SIGTERM');
-      t.stop('SIGTERM');
-      expect(await exit).toBe(143);
-      expect(t.stderr()).toContain(
-        'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
-      );
-      expect(t.stderr()).toMatch(/^Imported 0 rows into \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed$/m);
-      expect(t.stderr()).toContain('interrupted: SIGTERM: the input was read no further than the 0 rows above\n');
-      expect(t.stderr()).not.toContain('error:');
-      // Nothing written, and the other process's lock is still its own.
-      expect(() => lock.confirm()).not.toThrow();
-    } finally {
-      lock.release();
-    }
-  });
+  it(
+    'ends as interrupted, with its summary, at a second signal during the wait for the lock to read the store ' +
+      '(exit 143)',
+    async () => {
+      const dir = await tempDir();
+      const path = join(dir, 'plants.json');
+      // A store file, not a journal alone: what the reads look at.
+      const store = await FileStore.open(path, { checkpointAt: 1 });
+      await store.addAll([{ id: 1n, name: 'Fern' }]);
+      await store.addAll([{ id: 3n, name: 'Ivy' }]);
+      await store.close();
+      expect(NODE_FS.statSync(path).isFile()).toBe(true);
+      // Another process's lock, kept fresh: the read under the lock waits for it (up to 30 s).
+      const lock = await lockStore(path, 1_000);
+      try {
+        const fs = everChangingStore(path);
+        const t = await testContext({ fs, stdin: '{"id":2,"name":"Oak"}\n' });
+        const exit = t.run('import', '-', '--format', 'ndjson', '--local', '--store', path);
+        await waitFor('the wait for the lock', () => fs.lockTries > 0);
+        t.stop('SIGTERM');
+        t.stop('SIGTERM');
+        expect(await exit).toBe(143);
+        expect(t.stderr()).toContain(
+          'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',
+        );
+        expect(t.stderr()).toMatch(
+          /^Imported 0 rows into \S+plants\.json in [\d.]+s: 0 created, 0 skipped, 0 failed$/m,
+        );
+        expect(t.stderr()).toContain('interrupted: SIGTERM: the input was read no further than the 0 rows above\n');
+        expect(t.stderr()).not.toContain('error:');
+        // Nothing written, and the other process's lock is still its own.
+        expect(() => lock.confirm()).not.toThrow();
+      } finally {
+        lock.release();
+      }
+    },
+  );
 });

@@ -23,41 +23,47 @@ function idle(port: number): Promise<{ socket: Socket; closed: () => boolean }> 
 }
 
 describe('a listener at its cap of connections', () => {
-  it('says once that it refuses connections, however often one closes and the next is taken, and once that it takes them again', async () => {
-    const said: string[] = [];
-    const server = createPlantServer({ store: new MemoryStore(), tokens: ['t'], limits: { maxConnections: 2 } });
-    const accepting = new AcceptOutage((line) => said.push(line));
-    accepting.watch(server, { connections: 2, openFiles: 40 });
-    const { port } = await listen(server, 0, '127.0.0.1');
-    try {
-      const kept = [await idle(port), await idle(port)];
-      const refused = await idle(port);
-      await waitFor('the third connection closed', refused.closed);
-      expect(said).toEqual([
-        'plants serve: refusing connections: 2 open, the most the limit of open files (ulimit -n 40) leaves room for; the connections refused meanwhile are counted, not logged',
-      ]);
-      expect(accepting.isOut).toBe(true);
-      expect(accepting.reason).toBe('refusing connections: at the limit of open files');
-      // At the cap, each connection that closes lets one more in, and the next is refused again.
-      for (let i = 0; i < 5; i += 1) {
-        kept.shift()?.socket.destroy();
-        await waitFor(
-          'a connection closed on the server',
-          async () => (await new Promise((resolve) => server.getConnections((_error, count) => resolve(count)))) === 1,
-        );
-        kept.push(await idle(port));
-        const next = await idle(port);
-        await waitFor('the connection past the cap closed', next.closed);
+  it(
+    'says once that it refuses connections, however often one closes and the next is taken, and once that it ' +
+      'takes them again',
+    async () => {
+      const said: string[] = [];
+      const server = createPlantServer({ store: new MemoryStore(), tokens: ['t'], limits: { maxConnections: 2 } });
+      const accepting = new AcceptOutage((line) => said.push(line));
+      accepting.watch(server, { connections: 2, openFiles: 40 });
+      const { port } = await listen(server, 0, '127.0.0.1');
+      try {
+        const kept = [await idle(port), await idle(port)];
+        const refused = await idle(port);
+        await waitFor('the third connection closed', refused.closed);
+        expect(said).toEqual([
+          'plants serve: refusing connections: 2 open, the most the limit of open files (ulimit -n 40) leaves ' +
+            'room for; the connections refused meanwhile are counted, not logged',
+        ]);
+        expect(accepting.isOut).toBe(true);
+        expect(accepting.reason).toBe('refusing connections: at the limit of open files');
+        // At the cap, each connection that closes lets one more in, and the next is refused again.
+        for (let i = 0; i < 5; i += 1) {
+          kept.shift()?.socket.destroy();
+          await waitFor(
+            'a connection closed on the server',
+            async () =>
+              (await new Promise((resolve) => server.getConnections((_error, count) => resolve(count)))) === 1,
+          );
+          kept.push(await idle(port));
+          const next = await idle(port);
+          await waitFor('the connection past the cap closed', next.closed);
+        }
+        expect(said).toHaveLength(1);
+        expect(accepting.isOut).toBe(true);
+        for (const { socket } of kept) socket.destroy();
+        await waitFor('the end of the outage', () => said.length === 2);
+        expect(said[1]).toBe('plants serve: accepting connections again; 6 connections were refused meanwhile');
+        expect(accepting.isOut).toBe(false);
+      } finally {
+        accepting.stopped();
+        await stopServer(server, { graceMs: 100 });
       }
-      expect(said).toHaveLength(1);
-      expect(accepting.isOut).toBe(true);
-      for (const { socket } of kept) socket.destroy();
-      await waitFor('the end of the outage', () => said.length === 2);
-      expect(said[1]).toBe('plants serve: accepting connections again; 6 connections were refused meanwhile');
-      expect(accepting.isOut).toBe(false);
-    } finally {
-      accepting.stopped();
-      await stopServer(server, { graceMs: 100 });
-    }
-  });
+    },
+  );
 });

@@ -184,22 +184,26 @@ describe('the admin listener', () => {
     expect(JSON.parse(answer.body)).toEqual(JSON.parse(serviceDocumentText));
   });
 
-  it('answers /readyz 503 while the store is out, and 200 once a write succeeds and nothing is refused for a second', async () => {
-    failing = true;
-    expect((await service.send({ body: '{"id": 1, "name": "Fern"}' })).status).toBe(503);
-    expect((await service.send({ body: '{"id": 2, "name": "Fern"}' })).status).toBe(503);
-    const out = await admin.get('/readyz');
-    expect(out.status).toBe(503);
-    // Why, in a phrase: never the store's own message, which names files on the server's disk.
-    expect(JSON.parse(out.body)).toEqual({ status: 'not_ready', reason: 'the store is unavailable' });
-    const scrape = (await admin.get('/metrics')).body;
-    expect(scrape).toContain('plants_store_outage 1');
-    expect(scrape).toContain('plants_store_refused_requests_total 2');
-    failing = false;
-    expect((await service.send({ body: '{"id": 3, "name": "Fern"}' })).status).toBe(200);
-    await waitFor('/readyz 200', async () => (await admin.get('/readyz')).status === 200);
-    expect((await admin.get('/metrics')).body).toContain('plants_store_outage 0');
-  });
+  it(
+    'answers /readyz 503 while the store is out, and 200 once a write succeeds and nothing is refused for a ' +
+      'second',
+    async () => {
+      failing = true;
+      expect((await service.send({ body: '{"id": 1, "name": "Fern"}' })).status).toBe(503);
+      expect((await service.send({ body: '{"id": 2, "name": "Fern"}' })).status).toBe(503);
+      const out = await admin.get('/readyz');
+      expect(out.status).toBe(503);
+      // Why, in a phrase: never the store's own message, which names files on the server's disk.
+      expect(JSON.parse(out.body)).toEqual({ status: 'not_ready', reason: 'the store is unavailable' });
+      const scrape = (await admin.get('/metrics')).body;
+      expect(scrape).toContain('plants_store_outage 1');
+      expect(scrape).toContain('plants_store_refused_requests_total 2');
+      failing = false;
+      expect((await service.send({ body: '{"id": 3, "name": "Fern"}' })).status).toBe(200);
+      await waitFor('/readyz 200', async () => (await admin.get('/readyz')).status === 200);
+      expect((await admin.get('/metrics')).body).toContain('plants_store_outage 0');
+    },
+  );
 
   it('answers /readyz 503 from the moment the service is stopping', async () => {
     stopping = true;

@@ -114,24 +114,28 @@ describe('BatchingStore', () => {
     const outcomes = (await Promise.all(Array.from({ length: 100 }, () => store.addAll([plant(7)])))).flat();
     expect(outcomes.filter((outcome) => outcome === 'added')).toHaveLength(1);
   });
-  it('keeps up to `writers` batches in flight (a database), batching what arrives while all are busy, and drains them all', async () => {
-    const inner = new GatedStore();
-    const store = new BatchingStore(inner, 2);
-    const first = store.addAll([plant(1)]);
-    const second = store.addAll([plant(2)]);
-    const third = store.addAll([plant(3)]);
-    const fourth = store.addAll([plant(4)]);
-    expect(inner.calls).toEqual([[plant(1)], [plant(2)]]);
-    let drained = false;
-    const draining = store.drain().then(() => (drained = true));
-    inner.open();
-    expect(await first).toEqual(['added']);
-    await tick();
-    expect(inner.calls).toEqual([[plant(1)], [plant(2)], [plant(3), plant(4)]]);
-    inner.open();
-    inner.open();
-    expect([await second, await third, await fourth]).toEqual([['added'], ['added'], ['added']]);
-    await draining;
-    expect(drained).toBe(true);
-  });
+  it(
+    'keeps up to `writers` batches in flight (a database), batching what arrives while all are busy, and drains ' +
+      'them all',
+    async () => {
+      const inner = new GatedStore();
+      const store = new BatchingStore(inner, 2);
+      const first = store.addAll([plant(1)]);
+      const second = store.addAll([plant(2)]);
+      const third = store.addAll([plant(3)]);
+      const fourth = store.addAll([plant(4)]);
+      expect(inner.calls).toEqual([[plant(1)], [plant(2)]]);
+      let drained = false;
+      const draining = store.drain().then(() => (drained = true));
+      inner.open();
+      expect(await first).toEqual(['added']);
+      await tick();
+      expect(inner.calls).toEqual([[plant(1)], [plant(2)], [plant(3), plant(4)]]);
+      inner.open();
+      inner.open();
+      expect([await second, await third, await fourth]).toEqual([['added'], ['added'], ['added']]);
+      await draining;
+      expect(drained).toBe(true);
+    },
+  );
 });

@@ -8,10 +8,16 @@ import { startServer, TOKEN, type RunningServer } from './support/server.js';
 /** A POST /plants of plant `id`, whole, on the request line's `version`, with `extra` header lines. */
 function post(id: number, version: string, extra = ''): string {
   const body = `{"id": ${id}, "name": "Fern"}`;
-  return `POST /plants ${version}\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
+  return (
+    `POST /plants ${version}\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: ` +
+    `application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`
+  );
 }
 
-/** The answers on one connection, read as they come: the first `count` whole ones, and whether the server then closed it. */
+/**
+ * The answers on one connection, read as they come: the first `count` whole ones, and whether the server then closed
+ * it.
+ */
 function answersOn(socket: Socket, count: number): Promise<{ answers: Answer[]; closed: Promise<void> }> {
   let received = Buffer.alloc(0);
   const closed = new Promise<void>((resolve) => socket.once('end', resolve));

@@ -73,7 +73,9 @@ function answers(socket: Socket): () => Promise<string> {
 
 function postPlant(id: number): string {
   const body = `{"id": ${id}, "name": "plant ${id}"}`;
-  const headers = `Host: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`;
+  const headers =
+    `Host: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ` +
+    `${body.length}`;
   return `POST /plants HTTP/1.1\r\n${headers}\r\n\r\n${body}`;
 }
 
@@ -194,7 +196,8 @@ describe('timeouts against slow clients', () => {
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       // Names both limits: node does not say which one fired.
       expect(answer).toContain(
-        `{"error":${ERROR_NUMBERS.request_timeout},"message":"the request was not received in time: its headers must come within 0.3 seconds, all of it within 0.6"}`,
+        `{"error":${ERROR_NUMBERS.request_timeout},"message":"the request was not received in time: its ` +
+          'headers must come within 0.3 seconds, all of it within 0.6"}',
       );
     } finally {
       await stopServer(server, { graceMs: 100 });
@@ -207,7 +210,8 @@ describe('timeouts against slow clients', () => {
       const slow = await openSocket(port);
       const received = readUntilClosed(slow);
       slow.write(
-        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: ` +
+          'application/json\r\nContent-Length: 100\r\n\r\n{',
       );
       const trickle = setInterval(() => slow.write(' '), 100);
       const started = Date.now();

@@ -116,7 +116,8 @@ const validPlant = fc.record(
   { requiredKeys: ['id', 'name'] },
 );
 const plantText = (plant: { id: bigint; name: string; tag?: string }) =>
-  `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
+  `{"id":${plant.id},"name":${JSON.stringify(plant.name)}` +
+  `${plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`}}`;
 
 type Body =
   | { kind: 'valid'; plant: { id: bigint; name: string; tag?: string }; bytes: Buffer }

@@ -54,7 +54,8 @@ describe('refusals before the body: token, path, method, size', () => {
       const headers = tokens.map((token) => `Authorization: Bearer ${token}\r\n`).join('');
       const answer = await rawExchange(
         server.port,
-        `POST /plants HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `,
+        `POST /plants HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: ` +
+          '25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} ',
       );
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(answer).toContain(
@@ -165,7 +166,8 @@ describe('refusals before the body: token, path, method, size', () => {
     const socket = connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.on('connect', resolve));
     socket.write(
-      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
+      `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: ` +
+        'application/json\r\nContent-Length: 100\r\n\r\n{"id":',
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
@@ -177,7 +179,8 @@ describe('refusals before the body: token, path, method, size', () => {
   it('serves a request without a Host header like any other', async () => {
     const answer = await rawExchange(
       server.port,
-      `POST /plants HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} `,
+      `POST /plants HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: ` +
+        'application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n{"id": 300, "name": "a"} ',
     );
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });

@@ -91,7 +91,7 @@ describe('when the store fails, the client gets an Error body: 503 if nothing wa
     }
   });
 
-  it('answers 503 for a real store file that another process replaced with one not ours, and leaves it untouched', async () => {
+  it('answers 503 for a store file another process replaced with one not ours, and leaves it untouched', async () => {
     const path = join(await tempDir(), 'plants.json');
     const store = await FileStore.open(path);
     await writeFile(path, '{"something": "else"}');

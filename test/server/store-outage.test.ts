@@ -19,7 +19,8 @@ function outageLog() {
 }
 
 const STARTED =
-  'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged';
+  'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are ' +
+  'counted, not logged';
 
 // Time is the fake timers' own: an outage ends a second after its last refusal, if a write went through.
 beforeEach(() => {
@@ -72,7 +73,8 @@ describe('the log of a store that cannot be used', () => {
     for (let i = 0; i < 1000; i += 1) outage.failed(FULL);
     expect(reported).toEqual([FULL]);
     expect(said).toEqual([
-      'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are counted, not logged',
+      'plants serve: answering 503 until the store takes a write again; the requests refused meanwhile are ' +
+        'counted, not logged',
     ]);
     outage.wrote();
     outage.wrote();
@@ -88,20 +90,24 @@ describe('the log of a store that cannot be used', () => {
     expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
   });
 
-  it('reports a failure of another cause during an outage, and accounts for an outage still on when the server stops', () => {
-    const { outage, reported, said } = outageLog();
-    const locked = new PlantsError('store_locked', 'the store /s.json is in use by another process');
-    outage.failed(locked);
-    outage.failed(locked);
-    outage.failed(FULL);
-    outage.failed(FULL);
-    outage.failed(locked);
-    expect(reported).toEqual([locked, FULL, locked]);
-    outage.stopped();
-    expect(said.at(-1)).toBe('plants serve: stopping; 5 requests were refused with 503 meanwhile');
-    outage.stopped();
-    expect(said).toHaveLength(2);
-  });
+  it(
+    'reports a failure of another cause during an outage, and accounts for an outage still on when the server ' +
+      'stops',
+    () => {
+      const { outage, reported, said } = outageLog();
+      const locked = new PlantsError('store_locked', 'the store /s.json is in use by another process');
+      outage.failed(locked);
+      outage.failed(locked);
+      outage.failed(FULL);
+      outage.failed(FULL);
+      outage.failed(locked);
+      expect(reported).toEqual([locked, FULL, locked]);
+      outage.stopped();
+      expect(said.at(-1)).toBe('plants serve: stopping; 5 requests were refused with 503 meanwhile');
+      outage.stopped();
+      expect(said).toHaveLength(2);
+    },
+  );
 
   it('reports every failure that is not the store being unusable: bugs, and a write whose effect is unknown', () => {
     const { outage, reported, said } = outageLog();

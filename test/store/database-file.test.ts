@@ -26,7 +26,10 @@ const plants = fc
   .uniqueArray(plant, { selector: (p) => p.id, maxLength: 12 })
   .map((list) => list.sort((a, b) => (a.id < b.id ? -1 : 1)) as NewPlant[]);
 
-/** The store file of `list`, each line given as text or (`asBytes`, by position) as bytes amid others, as a fold copies a journal's. */
+/**
+ * The store file of `list`, each line given as text or (`asBytes`, by position) as bytes amid others, as a fold copies
+ * a journal's.
+ */
 function written(
   list: readonly NewPlant[],
   asBytes: readonly boolean[] = [],
@@ -101,7 +104,7 @@ describe('the store file as a fold writes it', () => {
     );
   });
 
-  it('folds changes into a store file: the journal line of an id over the file’s, its deletion leaving it out', async () => {
+  it('folds changes into a store file: an id’s journal line over the file’s, a deletion leaving it out', async () => {
     const dir = await tempDir();
     let n = 0;
     // Changes: new plants, new lines for plants of the file, and deletions of them (null).
@@ -112,7 +115,14 @@ describe('the store file as a fold writes it', () => {
         // In our layout, or as a person might lay it out: with no index, the one is checked and read
         // where needed, the other read whole, into memory; either folds the same.
         const laidOutByHand = () =>
-          `{"plants": [${before.map((p) => `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`}}`).join(', ')}], "plantStore": 1}`;
+          '{"plants": [' +
+          before
+            .map((p) => {
+              const tag = p.tag === undefined ? '' : `, "tag": ${JSON.stringify(p.tag)}`;
+              return `{"name": ${JSON.stringify(p.name)}, "id": ${p.id}${tag}}`;
+            })
+            .join(', ') +
+          '], "plantStore": 1}';
         writeFileSync(path, byHand ? laidOutByHand() : written(before).text);
         const changes = new Map<bigint, NewPlant | null>();
         for (const { pick, plant: fresh, remove, renew } of picks) {
@@ -145,7 +155,7 @@ describe('the store file as a fold writes it', () => {
     );
   });
 
-  it('folds a journal written in id order over blocks of it, deletions and a line in another form amid its lines', async () => {
+  it('folds a journal written in id order over blocks of it, deletions, a line in another form amid it', async () => {
     const dir = await tempDir();
     const path = join(dir, 'plants.json');
     const before = [
@@ -184,7 +194,7 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
-  it('is read back exactly, read whole or found by halving: every plant, in id order, by id and after any id', async () => {
+  it('is read back exactly, read whole or found by halving: every plant in id order, by id, after any id', async () => {
     const dir = await tempDir();
     let n = 0;
     await fc.assert(
@@ -217,7 +227,7 @@ describe('the store file as a fold writes it', () => {
     );
   });
 
-  it('is found by halving in a file of many blocks, with lines longer than a probe, whatever id is asked for', async () => {
+  it('is found by halving in a file of many blocks, lines longer than a probe, whatever id is asked for', async () => {
     const path = join(await tempDir(), 'plants.json');
     // 5,000 plants, ids sparse and signed, a few names long enough to span the reads of a search.
     const list: NewPlant[] = Array.from({ length: 5_000 }, (_, i) => ({
@@ -241,7 +251,7 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
-  it('is read back exactly from memory when read whole, its layout held in chunks, whatever id is asked for', async () => {
+  it('is read back exactly from memory when read whole, its layout in chunks, whatever id is asked for', async () => {
     const path = join(await tempDir(), 'plants.json');
     // Over 3 MiB laid out by hand, in reverse order: held as several chunks, lines across their edges.
     const list: NewPlant[] = Array.from({ length: 6_000 }, (_, i) => ({
@@ -271,31 +281,35 @@ describe('the store file as a fold writes it', () => {
     }
   });
 
-  it('tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines across its blocks', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
-    const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({
-      id: BigInt(i * 3 - 4_000),
-      name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`,
-      ...(i % 2 === 0 ? { tag: 't' } : {}),
-    }));
-    writeFileSync(path, encodeDatabase(list));
-    const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
-    const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
-    try {
-      const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
-      const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
-      for (const order of [list, shuffled, list]) {
-        for (const p of order) {
-          expect(view.holds(p.id, encodePlant(p))).toBe('same');
-          expect(view.holds(p.id, renamed(p))).toBe('other');
-          expect(view.holds(p.id + 1n, encodePlant({ ...p, id: p.id + 1n }))).toBe('absent');
+  it(
+    'tells a plant’s own line from another and from none, its ids in memory, asked in id order or not, lines ' +
+      'across its blocks',
+    async () => {
+      const path = join(await tempDir(), 'plants.json');
+      // Lines of up to 9 KB, so that some cross the blocks it keeps; the last line too.
+      const list: NewPlant[] = Array.from({ length: 3_000 }, (_, i) => ({
+        id: BigInt(i * 3 - 4_000),
+        name: i % 89 === 0 || i === 2_999 ? `long ${'é'.repeat(900)}${'x'.repeat(7_000)}` : `plant ${i}`,
+        ...(i % 2 === 0 ? { tag: 't' } : {}),
+      }));
+      writeFileSync(path, encodeDatabase(list));
+      const bytes = fileBytes(NODE_FS, openSync(path, 'r'), statSync(path).size);
+      const view = new DatabaseReader(bytes, path, list.length, new DatabaseLines(bytes, path).ids());
+      try {
+        const renamed = (p: NewPlant) => encodePlant({ ...p, name: `${p.name}!` });
+        const shuffled = [...list].sort((a, b) => Number((a.id * 7919n) % 3001n) - Number((b.id * 7919n) % 3001n));
+        for (const order of [list, shuffled, list]) {
+          for (const p of order) {
+            expect(view.holds(p.id, encodePlant(p))).toBe('same');
+            expect(view.holds(p.id, renamed(p))).toBe('other');
+            expect(view.holds(p.id + 1n, encodePlant({ ...p, id: p.id + 1n }))).toBe('absent');
+          }
         }
+      } finally {
+        view.close();
       }
-    } finally {
-      view.close();
-    }
-  });
+    },
+  );
 
   it('is read whole into memory, in id order, when written in another order, and left as it is', async () => {
     const path = join(await tempDir(), 'plants.json');

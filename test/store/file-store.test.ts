@@ -171,7 +171,7 @@ describe('the JSON file store', () => {
       return `${info.ino}:${info.mtimeNs}`;
     };
 
-    it('fails the write with store_locked, effect none, appends nothing, and leaves the lock to its new holder', async () => {
+    it('fails the write with store_locked, effect none, appends nothing, leaves the lock to its holder', async () => {
       const path = await storePath();
       const lockPath = `${path}.lock`;
       await withStore(path, (store) => store.addAll(many(1, 2)));
@@ -205,7 +205,7 @@ describe('the JSON file store', () => {
       expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n, 3n]);
     });
 
-    it('fails a write that folds with store_locked before the rename: the store file and journal are as they were', async () => {
+    it('fails a write that folds with store_locked before the rename: store file, journal as they were', async () => {
       const path = await storePath();
       const lockPath = `${path}.lock`;
       // A store file of three plants, and a journal of four, which the next write folds.
@@ -337,38 +337,42 @@ describe('the JSON file store', () => {
     });
   });
 
-  it('takes the lock once for the writes of one hold, as a busy server batches them, and lets it go when the hold ends', async () => {
-    const path = await storePath();
-    let locks = 0;
-    const fs: FileSystem = {
-      ...NODE_FS,
-      mkdirSync: ((dir: string, options?: unknown) => {
-        if (dir === `${path}.lock`) locks += 1;
-        return NODE_FS.mkdirSync(dir, options as never);
-      }) as FileSystem['mkdirSync'],
-    };
-    const store = await FileStore.open(path, { fs });
-    try {
-      // Ten writes queued in one turn, as a busy server's requests come: its batching store holds
-      // the file store from the first batch until nothing more waits, so one lock for all of them.
-      const batching = new BatchingStore(store);
-      await Promise.all(Array.from({ length: 10 }, (_, i) => batching.addAll([{ id: BigInt(i), name: `p${i}` }])));
-      await batching.drain();
-      expect(locks).toBe(1);
-      // The hold is over: the lock is let go at once, for other processes; the next write takes it again.
+  it(
+    'takes the lock once for the writes of one hold, as a busy server batches them, and lets it go when the hold ' +
+      'ends',
+    async () => {
+      const path = await storePath();
+      let locks = 0;
+      const fs: FileSystem = {
+        ...NODE_FS,
+        mkdirSync: ((dir: string, options?: unknown) => {
+          if (dir === `${path}.lock`) locks += 1;
+          return NODE_FS.mkdirSync(dir, options as never);
+        }) as FileSystem['mkdirSync'],
+      };
+      const store = await FileStore.open(path, { fs });
+      try {
+        // Ten writes queued in one turn, as a busy server's requests come: its batching store holds
+        // the file store from the first batch until nothing more waits, so one lock for all of them.
+        const batching = new BatchingStore(store);
+        await Promise.all(Array.from({ length: 10 }, (_, i) => batching.addAll([{ id: BigInt(i), name: `p${i}` }])));
+        await batching.drain();
+        expect(locks).toBe(1);
+        // The hold is over: the lock is let go at once, for other processes; the next write takes it again.
+        expect(existsSync(`${path}.lock`)).toBe(false);
+        await store.hold(async (writer) => {
+          expect(await writer.addAll([{ id: 10n, name: 'p10' }])).toEqual(['added']);
+          expect(await writer.deleteAll([0n])).toEqual(['deleted']);
+        });
+        expect(locks).toBe(2);
+      } finally {
+        await store.close();
+      }
+      // Closed: nothing held.
       expect(existsSync(`${path}.lock`)).toBe(false);
-      await store.hold(async (writer) => {
-        expect(await writer.addAll([{ id: 10n, name: 'p10' }])).toEqual(['added']);
-        expect(await writer.deleteAll([0n])).toEqual(['deleted']);
-      });
-      expect(locks).toBe(2);
-    } finally {
-      await store.close();
-    }
-    // Closed: nothing held.
-    expect(existsSync(`${path}.lock`)).toBe(false);
-    expect((await storedPlants(path)).size).toBe(10);
-  });
+      expect((await storedPlants(path)).size).toBe(10);
+    },
+  );
 
   it('takes the lock anew for the next write of a hold when the one it held was lost', async () => {
     const path = await storePath();
@@ -420,7 +424,7 @@ describe('the JSON file store', () => {
 });
 
 describe('the journal and the fold', () => {
-  it('appends every write to the journal, reads store file and journal together, and folds them in id order', async () => {
+  it('appends every write to the journal, reads store file and journal together, folds them in id order', async () => {
     const path = await storePath();
     await withStore(
       path,
@@ -466,66 +470,72 @@ describe('the journal and the fold', () => {
     expect(file.split('\n')).toHaveLength(DEFAULT_CHECKPOINT_AT + 6);
   });
 
-  it('tells updated from unchanged puts of plants in the store file, its journal, a fresh read and a store laid out by hand', async () => {
-    const path = await storePath();
-    const plants: NewPlant[] = [
-      { id: 1n, name: 'Fern', tag: 'herb' },
-      { id: 2n, name: 'Fougère' },
-      { id: 3n, name: 'Oak' },
-      { id: 2n ** 53n + 1n, name: 'far' },
-      { id: 12n, name: '🌱', tag: 'x' },
-    ];
-    // Folded into the store file by the next write (checkpointAt 0), which leaves one plant more in the journal.
-    await withStore(path, (store) => store.addAll(plants));
-    await withStore(path, (store) => store.addAll([{ id: 20n, name: 'Ivy' }]), { checkpointAt: 0 });
-    expect((await readFile(`${path}.journal`, 'utf8')).split('\n')).toEqual(['{"id":20,"name":"Ivy"}', '']);
-    const puts = (store: FileStore) =>
-      store.putAll([
-        ...plants.map((plant) => ({ plant })),
-        { plant: { id: 1n, name: 'Fern' } },
-        { plant: { id: 2n, name: 'Fougère', tag: 'é' } },
-        { plant: { id: 3n, name: 'Oaks' } },
-        { plant: { id: 2n ** 53n + 1n, name: 'Far' } },
-        { plant: { id: 12n, name: '🌱', tag: 'y' } },
-        { plant: { id: 20n, name: 'Ivy' } },
-        { plant: { id: 21n, name: 'Ash' } },
-      ]);
-    const outcomes = [
-      'unchanged',
-      'unchanged',
-      'unchanged',
-      'unchanged',
-      'unchanged',
-      'updated',
-      'updated',
-      'updated',
-      'updated',
-      'updated',
-      'unchanged',
-      'created',
-    ];
-    // The same puts on a copy of the files, read anew, and on a store file laid out by hand.
-    const copy = join(dirname(path), 'copy.json');
-    writeFileSync(copy, await readFile(path));
-    writeFileSync(`${copy}.journal`, await readFile(`${path}.journal`));
-    const byHand = join(dirname(path), 'hand.json');
-    writeFileSync(
-      byHand,
-      JSON.stringify(
-        {
-          plantStore: 1,
-          plants: [...plants, { id: 20n, name: 'Ivy' }].map((plant) => ({ ...plant, id: Number(plant.id) })).reverse(),
-        },
-        null,
-        1,
-      ).replace(String(2 ** 53), String(2n ** 53n + 1n)),
-    );
-    for (const where of [path, copy, byHand]) expect(await withStore(where, puts)).toEqual(outcomes);
-    for (const where of [path, copy, byHand]) {
-      expect((await storedPlants(where)).get(1n)).toEqual({ id: 1n, name: 'Fern' });
-      expect((await storedPlants(where)).get(12n)).toEqual({ id: 12n, name: '🌱', tag: 'y' });
-    }
-  });
+  it(
+    'tells updated from unchanged puts of plants in the store file, its journal, a fresh read and a store laid ' +
+      'out by hand',
+    async () => {
+      const path = await storePath();
+      const plants: NewPlant[] = [
+        { id: 1n, name: 'Fern', tag: 'herb' },
+        { id: 2n, name: 'Fougère' },
+        { id: 3n, name: 'Oak' },
+        { id: 2n ** 53n + 1n, name: 'far' },
+        { id: 12n, name: '🌱', tag: 'x' },
+      ];
+      // Folded into the store file by the next write (checkpointAt 0), which leaves one plant more in the journal.
+      await withStore(path, (store) => store.addAll(plants));
+      await withStore(path, (store) => store.addAll([{ id: 20n, name: 'Ivy' }]), { checkpointAt: 0 });
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n')).toEqual(['{"id":20,"name":"Ivy"}', '']);
+      const puts = (store: FileStore) =>
+        store.putAll([
+          ...plants.map((plant) => ({ plant })),
+          { plant: { id: 1n, name: 'Fern' } },
+          { plant: { id: 2n, name: 'Fougère', tag: 'é' } },
+          { plant: { id: 3n, name: 'Oaks' } },
+          { plant: { id: 2n ** 53n + 1n, name: 'Far' } },
+          { plant: { id: 12n, name: '🌱', tag: 'y' } },
+          { plant: { id: 20n, name: 'Ivy' } },
+          { plant: { id: 21n, name: 'Ash' } },
+        ]);
+      const outcomes = [
+        'unchanged',
+        'unchanged',
+        'unchanged',
+        'unchanged',
+        'unchanged',
+        'updated',
+        'updated',
+        'updated',
+        'updated',
+        'updated',
+        'unchanged',
+        'created',
+      ];
+      // The same puts on a copy of the files, read anew, and on a store file laid out by hand.
+      const copy = join(dirname(path), 'copy.json');
+      writeFileSync(copy, await readFile(path));
+      writeFileSync(`${copy}.journal`, await readFile(`${path}.journal`));
+      const byHand = join(dirname(path), 'hand.json');
+      writeFileSync(
+        byHand,
+        JSON.stringify(
+          {
+            plantStore: 1,
+            plants: [...plants, { id: 20n, name: 'Ivy' }]
+              .map((plant) => ({ ...plant, id: Number(plant.id) }))
+              .reverse(),
+          },
+          null,
+          1,
+        ).replace(String(2 ** 53), String(2n ** 53n + 1n)),
+      );
+      for (const where of [path, copy, byHand]) expect(await withStore(where, puts)).toEqual(outcomes);
+      for (const where of [path, copy, byHand]) {
+        expect((await storedPlants(where)).get(1n)).toEqual({ id: 1n, name: 'Fern' });
+        expect((await storedPlants(where)).get(12n)).toEqual({ id: 12n, name: '🌱', tag: 'y' });
+      }
+    },
+  );
 
   it('drops a torn last line (a crash mid-append, never acknowledged) and appends after it', async () => {
     const path = await storePath();
@@ -560,7 +570,7 @@ describe('the journal and the fold', () => {
     ]);
   });
 
-  it('counts the journal in bytes on disk, so a line that is not valid UTF-8 does not shift the next append', async () => {
+  it('counts the journal in bytes on disk: a line that is not valid UTF-8 does not shift the next append', async () => {
     const path = await storePath();
     // 0xff is not UTF-8: decoded, it becomes U+FFFD, three bytes where the file has one.
     const first = Buffer.concat([Buffer.from('{"id":1,"name":"a'), Buffer.from([0xff]), Buffer.from('"}\n')]);
@@ -570,7 +580,7 @@ describe('the journal and the fold', () => {
     expect([...(await storedPlants(path)).keys()]).toEqual([1n, 2n]);
   });
 
-  it('reads a journal of many read blocks whole: lines across their edges, a line longer than one, a torn tail', async () => {
+  it('reads a journal of many blocks whole: lines across their edges, a line longer than one, torn tail', async () => {
     const path = await storePath();
     // ~2.5 MiB of lines of varying lengths, so that every block edge falls inside a line.
     const plants = Array.from({ length: 40_000 }, (_, i) => ({ id: BigInt(i), name: `p${'x'.repeat(i % 97)}` }));
@@ -593,21 +603,25 @@ describe('the journal and the fold', () => {
     });
   });
 
-  it('reads a journal the store file already holds (a crash between a fold and removing the journal) as the same plants', async () => {
-    const path = await storePath();
-    await writeFile(
-      path,
-      encodeDatabase([
+  it(
+    'reads a journal the store file already holds (a crash between a fold and removing the journal) as the same ' +
+      'plants',
+    async () => {
+      const path = await storePath();
+      await writeFile(
+        path,
+        encodeDatabase([
+          { id: 1n, name: 'a' },
+          { id: 3n, name: 'c' },
+        ]),
+      );
+      await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"delete":3}\n{"id":2,"name":"b"}\n');
+      expect([...(await storedPlants(path)).values()]).toEqual([
         { id: 1n, name: 'a' },
-        { id: 3n, name: 'c' },
-      ]),
-    );
-    await writeFile(`${path}.journal`, '{"id":1,"name":"a"}\n{"delete":3}\n{"id":2,"name":"b"}\n');
-    expect([...(await storedPlants(path)).values()]).toEqual([
-      { id: 1n, name: 'a' },
-      { id: 2n, name: 'b' },
-    ]);
-  });
+        { id: 2n, name: 'b' },
+      ]);
+    },
+  );
 
   it('folds a journal beside a store laid out by hand into our layout, plant by plant', async () => {
     const path = await storePath();
@@ -752,7 +766,7 @@ describe('reading while another process folds', () => {
     },
   );
 
-  it('reads again, and not as corrupt, a journal whose torn tail another process cut and wrote over as it was read', async () => {
+  it('reads again, not as corrupt, a journal whose torn tail another process cut, rewrote as it was read', async () => {
     const path = await storePath();
     const journalPath = `${path}.journal`;
     // Whole lines ending 8 bytes short of the first 1 MiB block read, and a torn tail across its edge.

@@ -37,48 +37,54 @@ function filesOf(dir: string): Record<string, string> {
 }
 
 describe('a store file no index vouches for', () => {
-  it('pretty-printed by hand (keys in any order, a field more, CRLF, a byte order mark) is read correctly, and after the first command it is canonical with an index', async () => {
-    const path = await storePath();
-    // 2,000 plants, laid out as a person or another program might; ids exact past 2^53.
-    const plants: NewPlant[] = Array.from({ length: 2_000 }, (_, i) => ({
-      id: 2n ** 60n - BigInt(i * 7),
-      name: `Plant ${i} é`,
-      ...(i % 3 === 0 ? { tag: 'herb' } : {}),
-    }));
-    const entry = (p: NewPlant, i: number) =>
-      i % 2 === 0
-        ? `    {\r\n      "name": ${JSON.stringify(p.name)},\r\n      "id": ${p.id}${p.tag === undefined ? '' : `,\r\n      "tag": "${p.tag}"`},\r\n      "note": "kept by hand"\r\n    }`
-        : `    { "id": ${p.id}, "name": "${p.name.replace('é', '\\u00e9')}"${p.tag === undefined ? '' : `, "tag": "${p.tag}"`} }`;
-    await writeFile(
-      path,
-      `\uFEFF{\r\n  "plants": [\r\n${plants.map(entry).join(',\r\n')}\r\n  ],\r\n  "plantStore": 1\r\n}\r\n`,
-    );
-    // And a journal beside it, which the checkpoint folds in.
-    await writeFile(`${path}.journal`, '{"id":5,"name":"Journaled"}\n');
-    const expected = byId([...plants, { id: 5n, name: 'Journaled' }]);
+  it(
+    'pretty-printed by hand (keys in any order, a field more, CRLF, a byte order mark) is read correctly, and ' +
+      'after the first command it is canonical with an index',
+    async () => {
+      const path = await storePath();
+      // 2,000 plants, laid out as a person or another program might; ids exact past 2^53.
+      const plants: NewPlant[] = Array.from({ length: 2_000 }, (_, i) => ({
+        id: 2n ** 60n - BigInt(i * 7),
+        name: `Plant ${i} é`,
+        ...(i % 3 === 0 ? { tag: 'herb' } : {}),
+      }));
+      const entry = (p: NewPlant, i: number) =>
+        i % 2 === 0
+          ? `    {\r\n      "name": ${JSON.stringify(p.name)},\r\n      "id": ${p.id}` +
+            `${p.tag === undefined ? '' : `,\r\n      "tag": "${p.tag}"`},\r\n      "note": "kept by hand"\r\n    }`
+          : `    { "id": ${p.id}, "name": "${p.name.replace('é', '\\u00e9')}"` +
+            `${p.tag === undefined ? '' : `, "tag": "${p.tag}"`} }`;
+      await writeFile(
+        path,
+        `\uFEFF{\r\n  "plants": [\r\n${plants.map(entry).join(',\r\n')}\r\n  ],\r\n  "plantStore": 1\r\n}\r\n`,
+      );
+      // And a journal beside it, which the checkpoint folds in.
+      await writeFile(`${path}.journal`, '{"id":5,"name":"Journaled"}\n');
+      const expected = byId([...plants, { id: 5n, name: 'Journaled' }]);
 
-    // The first command, a read.
-    const first = await FileStore.open(path);
-    expect(await first.get(2n ** 60n - 7n)).toEqual(plants[1]);
-    await first.close();
-    expect(await readFile(path, 'utf8')).toBe(encodeDatabase(expected));
-    expect(existsSync(`${path}.index`)).toBe(true);
-    expect(existsSync(`${path}.journal`)).toBe(false);
+      // The first command, a read.
+      const first = await FileStore.open(path);
+      expect(await first.get(2n ** 60n - 7n)).toEqual(plants[1]);
+      await first.close();
+      expect(await readFile(path, 'utf8')).toBe(encodeDatabase(expected));
+      expect(existsSync(`${path}.index`)).toBe(true);
+      expect(existsSync(`${path}.journal`)).toBe(false);
 
-    // Every command after it reads it where needed, and leaves it as it is.
-    const { ino } = statSync(path);
-    const fs = countingFs();
-    const next = await FileStore.open(path, { fs });
-    expect(await next.get(2n ** 60n - 700n)).toEqual(plants[100]);
-    expect((await next.list({ limit: 2 })).map((plant) => plant.id)).toEqual(
-      expected.slice(0, 2).map((plant) => plant.id),
-    );
-    await next.close();
-    expect(fs.bytesRead.get(path)).toBeLessThan(16 * 1024);
-    expect(fs.bytesRead.get(path)).toBeLessThan(statSync(path).size / 4);
-    expect(statSync(path).ino).toBe(ino);
-    expect([...(await storedPlants(path)).values()]).toEqual(expected);
-  });
+      // Every command after it reads it where needed, and leaves it as it is.
+      const { ino } = statSync(path);
+      const fs = countingFs();
+      const next = await FileStore.open(path, { fs });
+      expect(await next.get(2n ** 60n - 700n)).toEqual(plants[100]);
+      expect((await next.list({ limit: 2 })).map((plant) => plant.id)).toEqual(
+        expected.slice(0, 2).map((plant) => plant.id),
+      );
+      await next.close();
+      expect(fs.bytesRead.get(path)).toBeLessThan(16 * 1024);
+      expect(fs.bytesRead.get(path)).toBeLessThan(statSync(path).size / 4);
+      expect(statSync(path).ino).toBe(ino);
+      expect([...(await storedPlants(path)).values()]).toEqual(expected);
+    },
+  );
 
   it('reads any JSON layout of the format exactly, and is canonical after the first command', async () => {
     const path = await storePath();
@@ -94,7 +100,8 @@ describe('a store file no index vouches for', () => {
       { id: 9223372036854775807n, name: 'Café' },
     ]);
     expect(await readFile(path, 'utf8')).toBe(
-      '{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    {"id":9223372036854775807,"name":"Café"}\n  ]\n}\n',
+      '{\n  "plantStore": 1,\n  "plants": [\n    {"id":10,"name":"Ten","tag":"x"},\n    ' +
+        '{"id":9223372036854775807,"name":"Café"}\n  ]\n}\n',
     );
     expect(existsSync(`${path}.index`)).toBe(true);
   });
@@ -140,7 +147,7 @@ describe('a store file no index vouches for', () => {
     expect(await readFile(path, 'utf8')).toBe(content);
   });
 
-  it('checks every plant before it writes anything: one invalid plant last, and nothing is written beside the file', async () => {
+  it('checks every plant before it writes anything: one invalid plant last, nothing written beside it', async () => {
     const path = await storePath();
     const content = encodeDatabase(
       Array.from({ length: 3_000 }, (_, i) => ({ id: BigInt(3_000 - i), name: `p${i}` })),

@@ -17,7 +17,7 @@ const batch = (from: number, count: number): NewPlant[] =>
 const ids = (from: number, count: number) => batch(from, count).map((plant) => plant.id);
 
 describe('the file store on a full disk', () => {
-  it('fails an append that does not fit as store_io, cuts the journal back, and keeps every plant it acknowledged', async () => {
+  it('fails an append that does not fit as store_io, cuts the journal back, keeps all acknowledged', async () => {
     const path = join(await tempDir(), 'plants.json');
     const fs = faultyFs();
     const store = await FileStore.open(path, { fs });
@@ -75,38 +75,42 @@ describe('the file store on a full disk', () => {
     expect([...(await storedPlants(path)).keys()]).toEqual(ids(0, 160).filter((id) => id !== 7n));
   });
 
-  it('a fold that fails before its rename lets the write append, and is not tried again for another threshold of lines', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    await checkpointedStore(path, batch(0, 5));
-    // The fold's temporary file finds the disk full; the journal, where a line still fits, does not.
-    const folds = { tried: 0 };
-    const fs: FileSystem = {
-      ...NODE_FS,
-      openSync: ((file: string, flags: string, mode?: number) => {
-        if (flags === 'wx') {
-          folds.tried += 1;
-          throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
-        }
-        return NODE_FS.openSync(file, flags, mode);
-      }) as FileSystem['openSync'],
-    };
-    const store = await FileStore.open(path, { fs, checkpointAt: 10 });
-    const file = await readFile(path);
-    expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
-    expect(folds.tried).toBe(0);
-    // The 11th journal line is past the threshold (10): the fold is tried, fails, and the plant is appended.
-    expect(await store.addAll(batch(110, 1))).toEqual(['added']);
-    expect(folds.tried).toBe(1);
-    // Nine more writes bring the journal to 20 lines, another threshold's worth: no fold tried meanwhile.
-    for (let i = 111; i < 120; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
-    expect(folds.tried).toBe(1);
-    expect(await store.addAll(batch(120, 1))).toEqual(['added']);
-    expect(folds.tried).toBe(2);
-    await store.close();
-    expect(await readFile(path)).toEqual(file);
-    expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(21);
-    expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 5), ...ids(100, 21)]);
-  });
+  it(
+    'a fold that fails before its rename lets the write append, and is not tried again for another threshold of ' +
+      'lines',
+    async () => {
+      const path = join(await tempDir(), 'plants.json');
+      await checkpointedStore(path, batch(0, 5));
+      // The fold's temporary file finds the disk full; the journal, where a line still fits, does not.
+      const folds = { tried: 0 };
+      const fs: FileSystem = {
+        ...NODE_FS,
+        openSync: ((file: string, flags: string, mode?: number) => {
+          if (flags === 'wx') {
+            folds.tried += 1;
+            throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
+          }
+          return NODE_FS.openSync(file, flags, mode);
+        }) as FileSystem['openSync'],
+      };
+      const store = await FileStore.open(path, { fs, checkpointAt: 10 });
+      const file = await readFile(path);
+      expect(await store.addAll(batch(100, 10))).toEqual(Array(10).fill('added'));
+      expect(folds.tried).toBe(0);
+      // The 11th journal line is past the threshold (10): the fold is tried, fails, and the plant is appended.
+      expect(await store.addAll(batch(110, 1))).toEqual(['added']);
+      expect(folds.tried).toBe(1);
+      // Nine more writes bring the journal to 20 lines, another threshold's worth: no fold tried meanwhile.
+      for (let i = 111; i < 120; i += 1) expect(await store.addAll(batch(i, 1))).toEqual(['added']);
+      expect(folds.tried).toBe(1);
+      expect(await store.addAll(batch(120, 1))).toEqual(['added']);
+      expect(folds.tried).toBe(2);
+      await store.close();
+      expect(await readFile(path)).toEqual(file);
+      expect((await readFile(`${path}.journal`, 'utf8')).split('\n').length - 1).toBe(21);
+      expect([...(await storedPlants(path)).keys()]).toEqual([...ids(0, 5), ...ids(100, 21)]);
+    },
+  );
 });
 
 describe('a fold that fails after its rename', () => {
@@ -124,7 +128,8 @@ describe('a fold that fails after its rename', () => {
       'too many open files (EMFILE)',
     ],
   ] as const)(
-    'fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from either store file',
+    'fails the write with effect none when %s, keeps the journal, and reads every plant acknowledged, from ' +
+      'either store file',
     async (_what, fault, action, reason) => {
       const dir = await tempDir();
       await checkpointedStore(join(dir, 'plants.json'), batch(0, 5));

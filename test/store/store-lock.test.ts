@@ -88,24 +88,28 @@ describe('the store lock', () => {
     });
   });
 
-  it('is confirmed by its holder only while it is the directory the holder made: one taken over is lost, and left to its new holder', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    const lock = await lockStore(path, 1_000);
-    lock.confirm();
-    // The holder stalled; another process took the lock over as stale (rmdir, mkdir).
-    rmdirSync(`${path}.lock`);
-    mkdirSync(`${path}.lock`);
-    const theirs = identity(`${path}.lock`);
-    expect(() => lock.confirm()).toThrow(
-      expect.objectContaining({
-        code: 'store_locked',
-        effect: 'none',
-        message: expect.stringContaining('nothing of this call was written'),
-      }),
-    );
-    lock.release();
-    expect(identity(`${path}.lock`)).toBe(theirs);
-  });
+  it(
+    'is confirmed by its holder only while it is the directory the holder made: one taken over is lost, and left ' +
+      'to its new holder',
+    async () => {
+      const path = join(await tempDir(), 'plants.json');
+      const lock = await lockStore(path, 1_000);
+      lock.confirm();
+      // The holder stalled; another process took the lock over as stale (rmdir, mkdir).
+      rmdirSync(`${path}.lock`);
+      mkdirSync(`${path}.lock`);
+      const theirs = identity(`${path}.lock`);
+      expect(() => lock.confirm()).toThrow(
+        expect.objectContaining({
+          code: 'store_locked',
+          effect: 'none',
+          message: expect.stringContaining('nothing of this call was written'),
+        }),
+      );
+      lock.release();
+      expect(identity(`${path}.lock`)).toBe(theirs);
+    },
+  );
 
   it('is lost when removed while held, and confirms nothing after', async () => {
     const path = join(await tempDir(), 'plants.json');
@@ -121,7 +125,7 @@ describe('the store lock', () => {
     expect(existsSync(`${path}.lock`)).toBe(true);
   });
 
-  it('takes over a stale lock only if it is still the one it saw stale: not one another waiter took over meanwhile', async () => {
+  it('takes over a stale lock only if it is still the one it saw stale, not one another waiter took over', async () => {
     const path = join(await tempDir(), 'plants.json');
     const lockPath = `${path}.lock`;
     await mkdir(lockPath);
@@ -152,22 +156,26 @@ describe('the store lock', () => {
       vi.useRealTimers();
     });
 
-    it('is touched by each confirm: a change after one has the whole staleness margin, however long since the last refresh', async () => {
-      const path = join(await tempDir(), 'plants.json');
-      // The clock only: the refresh timer cannot run, as during a synchronous fold.
-      vi.useFakeTimers({ toFake: ['Date'] });
-      const lock = await lockStore(path, 1_000);
-      vi.setSystemTime(Date.now() + STALE_MS - 1_000);
-      lock.confirm();
-      vi.setSystemTime(Date.now() + STALE_MS - 1_000);
-      // A waiter now, twice the margin after the lock was made: not stale, not taken over.
-      await expect(lockStore(path, 0)).rejects.toMatchObject({ code: 'store_locked' });
-      lock.confirm();
-      lock.release();
-      expect(existsSync(`${path}.lock`)).toBe(false);
-    });
+    it(
+      'is touched by each confirm: a change after one has the whole staleness margin, however long since the ' +
+        'last refresh',
+      async () => {
+        const path = join(await tempDir(), 'plants.json');
+        // The clock only: the refresh timer cannot run, as during a synchronous fold.
+        vi.useFakeTimers({ toFake: ['Date'] });
+        const lock = await lockStore(path, 1_000);
+        vi.setSystemTime(Date.now() + STALE_MS - 1_000);
+        lock.confirm();
+        vi.setSystemTime(Date.now() + STALE_MS - 1_000);
+        // A waiter now, twice the margin after the lock was made: not stale, not taken over.
+        await expect(lockStore(path, 0)).rejects.toMatchObject({ code: 'store_locked' });
+        lock.confirm();
+        lock.release();
+        expect(existsSync(`${path}.lock`)).toBe(false);
+      },
+    );
 
-    it('is not touched again by a confirm that would set the time it has: a server confirms it for every batch', async () => {
+    it('is not touched again by a confirm that would set the time it has: a server confirms every batch', async () => {
       const path = join(await tempDir(), 'plants.json');
       vi.useFakeTimers({ toFake: ['Date'] });
       let touches = 0;

@@ -55,31 +55,36 @@ describe('the index of a store', () => {
     expect(reads.large).toBeLessThan((reads.small as number) * 3);
   });
 
-  it('of a store that is a journal alone, as an import into a new store leaves it, serves readers in a few KiB, and is left as it is', async () => {
-    const path = join(await tempDir(), 'plants.json');
-    const store = await FileStore.open(path, { checkpointAt: 10_000_000 });
-    for (let from = 0; from < 20_000; from += 5_000) await store.addAll(many(from, 5_000));
-    await store.close();
-    expect(existsSync(path)).toBe(false);
-    expect(existsSync(`${path}.index`)).toBe(true);
-    const index = statSync(`${path}.index`, { bigint: true });
-    for (let run = 0; run < 2; run += 1) {
-      const fs = countingFs();
-      const reader = await FileStore.open(path, { fs });
-      expect(await reader.get(12_345n)).toEqual({ id: 12_345n, name: 'p12345' });
-      expect((await reader.list({ after: 100n, limit: 3 })).map((plant) => plant.id)).toEqual([101n, 102n, 103n]);
-      await reader.close();
-      // Not the journal read whole (a block of lines around each plant asked for), and no index
-      // written again by each reader.
-      expect(fs.total()).toBeLessThan(Math.min(128 * 1024, statSync(`${path}.journal`).size / 4));
-      expect(statSync(`${path}.index`, { bigint: true })).toMatchObject({ ino: index.ino, mtimeNs: index.mtimeNs });
-    }
-  });
+  it(
+    'of a store that is a journal alone, as an import into a new store leaves it, serves readers in a few KiB, ' +
+      'and is left as it is',
+    async () => {
+      const path = join(await tempDir(), 'plants.json');
+      const store = await FileStore.open(path, { checkpointAt: 10_000_000 });
+      for (let from = 0; from < 20_000; from += 5_000) await store.addAll(many(from, 5_000));
+      await store.close();
+      expect(existsSync(path)).toBe(false);
+      expect(existsSync(`${path}.index`)).toBe(true);
+      const index = statSync(`${path}.index`, { bigint: true });
+      for (let run = 0; run < 2; run += 1) {
+        const fs = countingFs();
+        const reader = await FileStore.open(path, { fs });
+        expect(await reader.get(12_345n)).toEqual({ id: 12_345n, name: 'p12345' });
+        expect((await reader.list({ after: 100n, limit: 3 })).map((plant) => plant.id)).toEqual([101n, 102n, 103n]);
+        await reader.close();
+        // Not the journal read whole (a block of lines around each plant asked for), and no index
+        // written again by each reader.
+        expect(fs.total()).toBeLessThan(Math.min(128 * 1024, statSync(`${path}.journal`).size / 4));
+        expect(statSync(`${path}.index`, { bigint: true })).toMatchObject({ ino: index.ino, mtimeNs: index.mtimeNs });
+      }
+    },
+  );
 
-  it('of a journal removed by hand does not vouch for the next one, even where its inode number is reused', async () => {
+  it('of a journal removed by hand does not vouch for the next one, even where its inode is reused', async () => {
     const path = join(await tempDir(), 'plants.json');
     const journal = `${path}.journal`;
-    // Every journal has the same inode number here, as a file system may give a new file the number of one just removed.
+    // Every journal has the same inode number here, as a file system may give a new file the number of one just
+    // removed.
     const fds = new Set<number>();
     const sameIno = <S extends { ino: bigint | number }>(stats: S): S =>
       Object.assign(stats, { ino: typeof stats.ino === 'bigint' ? 4242n : 4242 });
@@ -137,7 +142,7 @@ describe('the index of a store', () => {
     await reader.close();
   });
 
-  it('is read once, whole, by a process that searches it many times (an import over a store), not a block a search', async () => {
+  it('is read once, whole, by a process searching it many times (an import over a store), not per search', async () => {
     const path = join(await tempDir(), 'plants.json');
     const writer = await FileStore.open(path, { checkpointAt: 10_000_000 });
     for (let from = 0; from < 20_000; from += 5_000) await writer.addAll(many(from, 5_000));

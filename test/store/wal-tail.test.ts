@@ -56,30 +56,34 @@ describe('a journal tail', () => {
     );
   });
 
-  it('is made by a read that pushes its entries one at a time, and a read that fails leaves no tail with what it pushed', () => {
-    fc.assert(
-      fc.property(batch, batch, batch, fc.array(ids, { maxLength: 5 }), (first, failed, then, asked) => {
-        const tail = WalTail.empty().withRead((push) => first.forEach(([id, value]) => push(id, value)));
-        check(tail, [first], asked);
-        expect(() =>
-          tail.withRead((push) => {
-            failed.forEach(([id, value]) => push(id, value));
-            throw new Error('a corrupt line');
-          }),
-        ).toThrow('a corrupt line');
-        check(tail, [first], asked);
-        check(
-          tail.with(
-            then.map(([id]) => id),
-            then.map(([, value]) => value),
-          ),
-          [first, then],
-          asked,
-        );
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'is made by a read that pushes its entries one at a time, and a read that fails leaves no tail with what it ' +
+      'pushed',
+    () => {
+      fc.assert(
+        fc.property(batch, batch, batch, fc.array(ids, { maxLength: 5 }), (first, failed, then, asked) => {
+          const tail = WalTail.empty().withRead((push) => first.forEach(([id, value]) => push(id, value)));
+          check(tail, [first], asked);
+          expect(() =>
+            tail.withRead((push) => {
+              failed.forEach(([id, value]) => push(id, value));
+              throw new Error('a corrupt line');
+            }),
+          ).toThrow('a corrupt line');
+          check(tail, [first], asked);
+          check(
+            tail.with(
+              then.map(([id]) => id),
+              then.map(([, value]) => value),
+            ),
+            [first, then],
+            asked,
+          );
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('searched by halving while its lines are in id order, then through its map once they are not', () => {
     fc.assert(

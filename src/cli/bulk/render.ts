@@ -43,14 +43,16 @@ export function renderHuman(result: BulkResult, io: IOStreams): void {
     const rejects = printable(result.rejects, Infinity);
     const retry = result.done === 'created' ? `plants import ${rejects}` : `plants delete --from ${rejects}`;
     lines.push(
-      `${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ${nextStep(result, retry, rejected)}`,
+      `${rows(rejected)} not ${result.done} ${rejected === 1 ? 'was' : 'were'} written to ${rejects}: ` +
+        `${nextStep(result, retry, rejected)}`,
     );
   }
   for (const problem of result.outputErrors)
     lines.push(`${style.red('error:')} ${printableMessage(problem, Infinity)}`);
   if (result.interrupted !== undefined) {
     lines.push(
-      `${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ${rows(counts.read)} above`,
+      `${style.yellow('interrupted:')} ${result.interrupted}: the input was read no further than the ` +
+        `${rows(counts.read)} above`,
     );
     if (!result.dryRun) lines.push(style.dim(`hint: ${result.summary.rest}`));
   }
@@ -164,7 +166,9 @@ export function toJson(result: BulkResult): unknown {
   };
 }
 
-/** 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: a signal. */
+/**
+ * 0: every row created or skipped; 1: some failed; 3/4: stopped by authentication or the store; 129/130/143: a signal.
+ */
 export function exitCode(result: BulkResult): number {
   if (result.stoppedBy !== undefined) return exitCodeFor(result.stoppedBy.code);
   if (result.interrupted !== undefined) return exitCodeForSignal(result.interrupted);

@@ -109,7 +109,8 @@ export async function runBulk<T, Format extends string>(
       progress === undefined ? void ctx.io.stderr.write(`${line}\n`) : progress.say(line);
     const onFewerConnections = (connections: number) =>
       tell(
-        `plants: too many open files (ulimit -n): going on with ${connections} connections, not ${options.concurrency}; lower --concurrency or raise ulimit -n`,
+        `plants: too many open files (ulimit -n): going on with ${connections} connections, not ` +
+          `${options.concurrency}; lower --concurrency or raise ulimit -n`,
       );
     const clientOptions = {
       connections: options.concurrency,

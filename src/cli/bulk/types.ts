@@ -30,7 +30,10 @@ export interface BulkOptions<Format extends string> extends OutputOptions {
 export interface BulkKind<T, Format extends string> {
   /** What the work of a row is called, in the counts and the summary: `created`, `deleted`. */
   done: 'created' | 'deleted';
-  /** The words of the summary: `Imported 3 rows into …`, `Read 3 ids to delete from …`, and how to do the rest after an interruption. */
+  /**
+   * The words of the summary: `Imported 3 rows into …`, `Read 3 ids to delete from …`, and how to do the rest after an
+   * interruption.
+   */
   summary: SummaryWords;
   /**
    * The format of an input (a path, or `-`) where --format gives none: the one its name says, else
@@ -56,7 +59,10 @@ export interface BulkKind<T, Format extends string> {
     onStore(store: PlantStore): BatchWork<T>;
     onService(client: PlantsClient): RequestWork<T>;
   };
-  /** Work that replaces what is there (`import --on-conflict update`): rows are created, updated or unchanged, never a no-op. */
+  /**
+   * Work that replaces what is there (`import --on-conflict update`): rows are created, updated or unchanged, never a
+   * no-op.
+   */
   updates?: true;
 }
 

@@ -163,7 +163,8 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
   }
   const waiting = () =>
     void place.io.stderr.write(
-      `plants: waiting for ${printable(path, Infinity)}: another plants process is changing it (a killed one holds it for 12 s at most)\n`,
+      `plants: waiting for ${printable(path, Infinity)}: another plants process is changing it (a killed one ` +
+        'holds it for 12 s at most)\n',
     );
   let lock: Awaited<ReturnType<typeof lockStore>>;
   try {
@@ -172,7 +173,8 @@ export async function writeConfig(place: ConfigPlace & Pick<Context, 'io'>, chan
     if (isPlantsError(error) && error.code === 'store_locked')
       throw new PlantsError(
         'config_io',
-        `the config file ${path} has been in use by another plants process for ${LOCK_WAIT_MS / 1000} s: nothing was changed`,
+        `the config file ${path} has been in use by another plants process for ${LOCK_WAIT_MS / 1000} s: ` +
+          'nothing was changed',
         { hint: 'try again once it is done' },
       );
     throw cannotWrite(error);

@@ -64,7 +64,9 @@ function touchTime(): number {
 export function holdLock(path: string, lockPath: string, made: BigIntStats, fs: LockFileSystem): HeldLock {
   /** The lock directory as this process made it and last touched it. */
   let mine = made;
-  /** Why the lock is no longer this process's (taken over, removed, or no longer to be touched); undefined while it is. */
+  /**
+   * Why the lock is no longer this process's (taken over, removed, or no longer to be touched); undefined while it is.
+   */
   let lost: Error | undefined;
   /** Looks at the lock, unless it is known lost: why it is not this process's, if it is not. */
   const check = (): Error | undefined => {
@@ -199,7 +201,8 @@ export function lockError(lockPath: string, action: string, error: unknown): Pla
 function lockLostError(path: string, why: Error): PlantsError {
   return new PlantsError(
     'store_locked',
-    `the store ${path} is in use by another process: the lock this process held was lost (${why.message}; a process that stalls for over ${STALE_MS / 1000} s loses it), so nothing of this call was written`,
+    `the store ${path} is in use by another process: the lock this process held was lost (${why.message}; a ` +
+      `process that stalls for over ${STALE_MS / 1000} s loses it), so nothing of this call was written`,
     { hint: 'try again', cause: why },
   );
 }

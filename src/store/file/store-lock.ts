@@ -138,7 +138,10 @@ function isStale(info: BigIntStats): boolean {
   return Math.abs(Date.now() - Number(info.mtimeMs)) > STALE_MS;
 }
 
-/** 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100 ms. */
+/**
+ * 5 ms, then 1.3 times longer a try, each randomised up to twice as long (waiters do not retry in step), at most 100
+ * ms.
+ */
 function retryDelayMs(attempt: number): number {
   return Math.min(100, 5 * 1.3 ** attempt * (1 + Math.random()));
 }

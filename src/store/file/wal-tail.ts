@@ -104,7 +104,10 @@ export class WalTail {
     return new WalTail(log, log.length);
   }
 
-  /** The log to add this tail's next entries to: its own, or a copy of its entries where another tail was made from it already (the entries past its own are not its). */
+  /**
+   * The log to add this tail's next entries to: its own, or a copy of its entries where another tail was made from it
+   * already (the entries past its own are not its).
+   */
   private ownLog(): Log {
     if (this.lines === this.log.length) return this.log;
     const log = new Log();

@@ -140,7 +140,10 @@ export class WalReader {
     return encodePlant(reading.plant);
   }
 
-  /** The bytes of the line that starts at byte `start`: `block[from, to)`, its line feed at `to`; valid until the next call. */
+  /**
+   * The bytes of the line that starts at byte `start`: `block[from, to)`, its line feed at `to`; valid until the next
+   * call.
+   */
   lineBytes(start: number): LineBytes {
     let offset = start - this.blockStart;
     let end = offset >= 0 && offset < this.block.length ? this.block.indexOf(10, offset) : -1;

@@ -37,8 +37,10 @@ export async function ensureSchema(client: PoolClient, where: string): Promise<s
     const { rows } = await client.query<{ found: boolean; mark: string | null; columns: string | null }>(
       `SELECT to_regclass('plants') IS NOT NULL AS found,
               obj_description(to_regclass('plants'), 'pg_class') AS mark,
-              (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod) || ' ' || attnotnull, ', ' ORDER BY attnum)
-                 FROM pg_attribute WHERE attrelid = to_regclass('plants') AND attnum > 0 AND NOT attisdropped) AS columns`,
+              (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod) || ' ' || attnotnull, ', '
+                                 ORDER BY attnum)
+                 FROM pg_attribute
+                WHERE attrelid = to_regclass('plants') AND attnum > 0 AND NOT attisdropped) AS columns`,
     );
     const table = rows[0];
     let notes: string[];
@@ -66,7 +68,8 @@ function checkOurs(mark: string | null, columns: string | null, where: string): 
   if (Number(version) > SCHEMA_VERSION)
     throw notOurs(
       where,
-      `its table "plants" has schema version ${version}, made by a newer plants; this one knows version ${SCHEMA_VERSION}`,
+      `its table "plants" has schema version ${version}, made by a newer plants; this one knows version ` +
+        `${SCHEMA_VERSION}`,
     );
   if (columns !== COLUMNS) {
     const found = columns ?? 'none';
@@ -80,7 +83,9 @@ function notOurs(where: string, why: string): PlantsError {
     'store_corrupt',
     `the database ${where} is not a usable plants store: ${why}; it was left untouched`,
     {
-      hint: 'point --database (or PLANTS_DATABASE_URL) at another database, or give plants a search_path without that table',
+      hint:
+        'point --database (or PLANTS_DATABASE_URL) at another database, or give plants a search_path without ' +
+        'that table',
     },
   );
 }

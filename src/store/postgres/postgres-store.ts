@@ -230,7 +230,8 @@ export class PostgresStore implements PlantStore {
     const detail = message.includes(reason) ? message : `${reason}: ${message}`;
     return new PlantsError(
       'store_io',
-      `the database ${this.where} failed (${detail})${effect === 'unknown' ? ': the plants may or may not be stored' : ''}`,
+      `the database ${this.where} failed (${detail})` +
+        `${effect === 'unknown' ? ': the plants may or may not be stored' : ''}`,
       {
         cause: error,
         effect,

@@ -45,7 +45,9 @@ const LOCK = {
 };
 const INSERT = {
   name: 'plants_insert',
-  text: `INSERT INTO plants (id, name, tag) SELECT * FROM ${PLANTS} ON CONFLICT (id) DO NOTHING RETURNING id::text AS id_text`,
+  text:
+    `INSERT INTO plants (id, name, tag) SELECT * FROM ${PLANTS} ON CONFLICT (id) DO NOTHING RETURNING id::text ` +
+    'AS id_text',
 };
 const UPDATE = {
   name: 'plants_update',
@@ -74,7 +76,9 @@ export async function putInStatements(client: PoolClient, puts: readonly Put[]):
   return outcomes;
 }
 
-/** What a call decided on the rows as they are: its outcomes, and the plants it writes and the ids it deletes, in order. */
+/**
+ * What a call decided on the rows as they are: its outcomes, and the plants it writes and the ids it deletes, in order.
+ */
 export interface LockedDecision<O> {
   outcomes: O[];
   writes: readonly NewPlant[];

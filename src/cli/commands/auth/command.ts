@@ -6,7 +6,9 @@ const status = declareCommand({
   name: 'auth status',
   summary: 'say, for each service with a saved token, whether it accepts it',
   description:
-    'The check is a POST /plants of {}: a service answers 400 once the token is good, 401 when it is not; nothing is stored. With --base-url (or --token), only that service, with the token a command would send it.',
+    'The check is a POST /plants of {}: a service answers 400 once the token is good, 401 when it is not; ' +
+    'nothing is stored. With --base-url (or --token), only that service, with the token a command would send ' +
+    'it.',
   flags: { ...SERVICE_FLAGS, json: JSON_FLAG },
   examples: ['plants auth status', 'plants auth status --base-url http://127.0.0.1:8080 --json'],
   exitCodes: {

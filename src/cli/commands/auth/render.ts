@@ -27,7 +27,8 @@ export function renderHuman(result: AuthStatusResult, io: IOStreams): void {
     const shownStatus =
       status === 'accepted' ? style.green(status) : status === 'unchecked' ? style.yellow(status) : style.red(status);
     io.stdout.write(
-      `${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ${shownStatus}\n`,
+      `${shown(baseUrl).padEnd(width)}  ${token ?? '-'}${source === null ? '' : style.dim(` (${source})`)}  ` +
+        `${shownStatus}\n`,
     );
     // The service named once: before the message, unless the message names it (`could not connect
     // to http://…/plants`, `run plants login --base-url http://…`).

@@ -52,7 +52,8 @@ export function bashFunction(model: CompletionModel): string {
   );
   return [
     '_plants_words() { local IFS=$\' \\t\\n\'; COMPREPLY=($(compgen -W "$1" -- "$cur")); }',
-    '_plants_files() { type compopt >/dev/null 2>&1 && compopt -o filenames; local IFS=$\'\\n\'; COMPREPLY=($(compgen -f -- "$cur")); }',
+    "_plants_files() { type compopt >/dev/null 2>&1 && compopt -o filenames; local IFS=$'\\n'; " +
+      'COMPREPLY=($(compgen -f -- "$cur")); }',
     '# Whether a flag of a command takes a value: the word after it is that value, not an argument.',
     '_plants_valued() {',
     '  case "$1:$2" in',
@@ -121,7 +122,8 @@ export function bashFunction(model: CompletionModel): string {
     '    ((i > 1)) && _plants_valued "$path" "${plants_words[i-1]}" && continue',
     '    ((i > 1)) && _plants_fields_of "$path" "${plants_words[i-1]}" && _plants_field_list "$word" && continue',
     '    if [[ -z "$path" ]]; then path="$word"',
-    `    elif [[ ${[...model.groups.keys()].map((group) => `"$path" == ${quoted(group)}`).join(' || ')} ]]; then path="$path $word"`,
+    `    elif [[ ${[...model.groups.keys()].map((group) => `"$path" == ${quoted(group)}`).join(' || ')} ]]; ` +
+      'then path="$path $word"',
     '    else argument=$((argument + 1)); fi',
     '  done',
     '  if [[ "$cur" != -* ]] && _plants_valued "$path" "$prev"; then',
@@ -132,7 +134,8 @@ export function bashFunction(model: CompletionModel): string {
     '  fi',
     '  if [[ "$cur" != -* ]] && _plants_fields_of "$path" "$prev"; then _plants_field_words; return 0; fi',
     '  if [[ -z "$path" ]]; then',
-    `    if [[ "$cur" == -* ]]; then _plants_words ${quoted(names({ flags: model.globalFlags }).join(' '))}; else _plants_words ${quoted(model.top.map((command) => command.name).join(' '))}; fi`,
+    `    if [[ "$cur" == -* ]]; then _plants_words ${quoted(names({ flags: model.globalFlags }).join(' '))}; ` +
+      `else _plants_words ${quoted(model.top.map((command) => command.name).join(' '))}; fi`,
     '    return 0',
     '  fi',
     '  case "$path" in',

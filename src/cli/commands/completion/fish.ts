@@ -93,7 +93,8 @@ export function fishScript(model: CompletionModel): string {
   for (const [group, commands] of model.groups) {
     for (const command of commands)
       lines.push(
-        `complete -c plants -n ${quoted(`__plants_is ${group}`)} -a ${quoted(command.name)} -d ${quoted(command.summary)}`,
+        `complete -c plants -n ${quoted(`__plants_is ${group}`)} -a ${quoted(command.name)} -d ` +
+          `${quoted(command.summary)}`,
       );
   }
   for (const command of model.commands) {

@@ -78,7 +78,10 @@ const path = declareCommand({
 export const command: CommandGroup = {
   name: 'config',
   summary: 'show and change settings (base-url, token, store, timeout)',
-  description: `Keys (the environment variable of each overrides the config file):\n\n${SETTING_KEYS.map((key) => `  ${key}  ${SETTINGS[key].describe} (env ${SETTINGS[key].env})`).join('\n')}\n\nA value comes from the first of: flag, environment, config file, default.`,
+  description:
+    'Keys (the environment variable of each overrides the config file):\n\n' +
+    `${SETTING_KEYS.map((key) => `  ${key}  ${SETTINGS[key].describe} (env ${SETTINGS[key].env})`).join('\n')}` +
+    '\n\nA value comes from the first of: flag, environment, config file, default.',
   examples: [
     'plants config set base-url https://plants.example.com',
     'plants config get base-url',

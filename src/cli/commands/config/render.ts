@@ -28,7 +28,8 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
     case 'list':
       for (const { key, value, source } of result.settings) {
         io.stdout.write(
-          `${key.padEnd(9)} ${value === null ? style.dim('(not set)') : printable(value, Infinity)}${source === null ? '' : style.dim(`  (${source})`)}\n`,
+          `${key.padEnd(9)} ${value === null ? style.dim('(not set)') : printable(value, Infinity)}` +
+            `${source === null ? '' : style.dim(`  (${source})`)}\n`,
         );
       }
       return;
@@ -38,11 +39,14 @@ export function renderHuman(result: ConfigResult, io: IOStreams): void {
     case 'set':
     case 'unset':
       io.stderr.write(
-        `${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}${result.service === undefined ? '' : ` for ${printable(result.service, Infinity)}`} in ${printable(result.configPath, Infinity)}\n`,
+        `${result.action === 'set' ? 'Saved' : 'Removed'} ${result.key}` +
+          `${result.service === undefined ? '' : ` for ${printable(result.service, Infinity)}`} in ` +
+          `${printable(result.configPath, Infinity)}\n`,
       );
       if (result.overriddenBy !== undefined) {
         io.stderr.write(
-          `${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the config file\n`,
+          `${io.stderrStyle.yellow('warning:')} ${result.overriddenBy} is set and takes precedence over the ` +
+            'config file\n',
         );
       }
       return;

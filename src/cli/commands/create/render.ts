@@ -17,7 +17,8 @@ export function renderHuman({ plant, where }: CreateResult, io: IOStreams): void
   const style = io.stdoutStyle;
   const tag = plant.tag === undefined ? '' : ` tagged "${printable(plant.tag)}"`;
   io.stdout.write(
-    `${style.green('Created')} plant ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ${printable(where, Infinity)}\n`,
+    `${style.green('Created')} plant ${style.bold(String(plant.id))} "${printable(plant.name)}"${tag} in ` +
+      `${printable(where, Infinity)}\n`,
   );
 }
 

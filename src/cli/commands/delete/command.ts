@@ -12,7 +12,9 @@ export const command = declareCommand({
   name: 'delete',
   summary: 'delete a plant by its id, or many from a file of ids (or what plants list writes)',
   description:
-    'With --from, the same summary, --rejects, --report, --json and exit codes as plants import. --rejects FILE holds each row not deleted as {"id":…} (a row that failed, as it was read), in the format the name of FILE says (.csv, .json), else NDJSON: plants delete --from FILE retries them.' +
+    'With --from, the same summary, --rejects, --report, --json and exit codes as plants import. --rejects ' +
+    'FILE holds each row not deleted as {"id":…} (a row that failed, as it was read), in the format the name ' +
+    'of FILE says (.csv, .json), else NDJSON: plants delete --from FILE retries them.' +
     '\n\nWith --from, on a terminal, it says how many ids the file holds and asks before it deletes them (y or ' +
     'yes goes on; anything else deletes nothing, exit 2); --yes deletes without asking, and is needed where nobody ' +
     'can answer: in a pipe, and with --from - (standard input holds the ids). A single delete never asks.',

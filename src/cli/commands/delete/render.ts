@@ -14,7 +14,8 @@ export type DeleteResult =
 export function renderHuman(result: DeleteResult, io: IOStreams): void {
   if (result.many) return bulk.renderHuman(result.bulk, io);
   io.stdout.write(
-    `${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ${printable(result.where, Infinity)}\n`,
+    `${io.stdoutStyle.green('Deleted')} plant ${io.stdoutStyle.bold(String(result.id))} from ` +
+      `${printable(result.where, Infinity)}\n`,
   );
 }
 

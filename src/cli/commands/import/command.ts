@@ -7,7 +7,8 @@ export const command = declareCommand({
   name: 'import',
   summary: 'create many plants from an NDJSON, CSV or JSON file (or - for stdin), on the service or --local',
   description:
-    'Formats: NDJSON (one NewPlant object per line), CSV (a header row id,name,tag; tag may be empty), JSON (an array of NewPlant objects). A row may be at most 64 KiB.',
+    'Formats: NDJSON (one NewPlant object per line), CSV (a header row id,name,tag; tag may be empty), JSON ' +
+    '(an array of NewPlant objects). A row may be at most 64 KiB.',
   arguments: [
     { name: 'file', description: 'the file to import, or - for standard input', required: true, completes: 'file' },
   ],
@@ -26,7 +27,8 @@ export const command = declareCommand({
       kind: 'string',
       value: '<what>',
       description:
-        'a row whose id exists: fail (the row failed), skip (already there), or update (the row replaces the plant: its name, and its tag or none)',
+        'a row whose id exists: fail (the row failed), skip (already there), or update (the row replaces the ' +
+        'plant: its name, and its tag or none)',
       default: 'fail',
       choices: ['fail', 'skip', 'update'],
     },
@@ -44,7 +46,8 @@ export const command = declareCommand({
     auth: true,
     unavailable: 'the service or store could not be used (the summary says what was created)',
     interrupted:
-      'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; the summary says how many',
+      'interrupted by SIGHUP (its terminal closed), Ctrl-C (SIGINT) or SIGTERM: the rows read were imported; ' +
+      'the summary says how many',
   },
   options: ({ flags, args }): ImportOptions => {
     const { onConflict } = flags;
@@ -61,7 +64,8 @@ export const command = declareCommand({
     if (options.rejects !== undefined && formatFromName(options.rejects) === 'csv') {
       throw usageError(
         'import',
-        `--rejects ${JSON.stringify(options.rejects)}: rejects are written as NDJSON (or a JSON array for a .json name), which CSV cannot hold: name it .ndjson`,
+        `--rejects ${JSON.stringify(options.rejects)}: rejects are written as NDJSON (or a JSON array for a ` +
+          '.json name), which CSV cannot hold: name it .ndjson',
       );
     }
     return options;

@@ -92,7 +92,8 @@ async function writeCsv(result: PlantsListed, io: IOStreams): Promise<void> {
       if (!csvCarries(plant)) {
         result.notWritten.push(plant.id);
         left.push(
-          `plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): use --format ndjson\n`,
+          `plants list: plant ${plant.id} cannot be written as CSV (an empty tag, a NUL or a lone surrogate): ` +
+            'use --format ndjson\n',
         );
         continue;
       }

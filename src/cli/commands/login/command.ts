@@ -5,8 +5,12 @@ export const command = declareCommand({
   name: 'login',
   summary: 'save a token for a service in the config file, readable by you only',
   description:
-    'With no --token or --with-token: for the base URL a plants serve running on this machine printed, where it uses the token it keeps, that token, once the service accepts it (asked directly, never through a proxy); else, on a terminal, you are asked (input hidden).\n\n' +
-    'The token is saved only once the service has accepted it (one request, which changes nothing): a refused token, or a service that cannot be reached, saves nothing and leaves the base URL as it was, unless --no-check.\n\n' +
+    'With no --token or --with-token: for the base URL a plants serve running on this machine printed, where ' +
+    'it uses the token it keeps, that token, once the service accepts it (asked directly, never through a ' +
+    'proxy); else, on a terminal, you are asked (input hidden).\n\n' +
+    'The token is saved only once the service has accepted it (one request, which changes nothing): a refused ' +
+    'token, or a service that cannot be reached, saves nothing and leaves the base URL as it was, unless ' +
+    '--no-check.\n\n' +
     'Each service keeps its own token: a token is only ever sent to the service it was saved for.',
   flags: {
     baseUrl: {

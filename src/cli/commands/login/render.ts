@@ -27,7 +27,8 @@ export function renderHuman(result: LoginResult, io: IOStreams): void {
       : ` (the token of the local plants serve, from ${printable(result.serverTokenFile, Infinity)})`;
   const checked = result.checked ? 'the service accepted the token, ' : 'token not checked (--no-check), ';
   io.stderr.write(
-    `${style.green('Logged in')} to ${printable(result.baseUrl, Infinity)}${from}: ${checked}saved in ${printable(result.configPath, Infinity)} (readable by you only)\n`,
+    `${style.green('Logged in')} to ${printable(result.baseUrl, Infinity)}${from}: ${checked}saved in ` +
+      `${printable(result.configPath, Infinity)} (readable by you only)\n`,
   );
 }
 

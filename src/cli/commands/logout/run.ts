@@ -54,7 +54,8 @@ function renderHuman(result: LogoutResult, io: IOStreams): void {
   // The base URL login saved stays: the next command goes there, and says it has no token for it.
   if (result.baseUrlFrom === 'config')
     io.stderr.write(
-      `The base URL stays ${baseUrl} (plants config unset base-url forgets it; plants config set base-url URL changes it)\n`,
+      `The base URL stays ${baseUrl} (plants config unset base-url forgets it; plants config set base-url URL ` +
+        'changes it)\n',
     );
   if (result.envTokenSet) io.stderr.write(`${style.yellow('warning:')} PLANTS_TOKEN is still set in the environment\n`);
 }

@@ -16,7 +16,8 @@ export function shutdownDelayOf(text: string): number | PlantsError {
   if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > MAX_SHUTDOWN_DELAY_SECONDS) {
     return usageError(
       'serve',
-      `--shutdown-delay must be a number of seconds from 0 to ${MAX_SHUTDOWN_DELAY_SECONDS}, got ${JSON.stringify(text)}`,
+      `--shutdown-delay must be a number of seconds from 0 to ${MAX_SHUTDOWN_DELAY_SECONDS}, got ` +
+        `${JSON.stringify(text)}`,
     );
   }
   return Number(text);

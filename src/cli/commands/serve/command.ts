@@ -7,8 +7,11 @@ export const command = declareCommand({
   summary:
     'run the Plant Store service (POST /plants; GET, PUT, PATCH and DELETE as extensions) on a JSON file or PostgreSQL',
   description:
-    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT, SIGTERM or SIGHUP: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight (each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
-    'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the URL: a URL on the command line is visible to other users of the machine.',
+    'The first line on stdout is the base URL, e.g. http://127.0.0.1:8080, also with --port 0. SIGINT, SIGTERM ' +
+    'or SIGHUP: /readyz answers 503; after --shutdown-delay, stop accepting, finish the requests in flight ' +
+    '(each 200 is on disk already), exit 0. Every answer carries an X-Request-Id, also in its log line.\n\n' +
+    'With --database (or PLANTS_DATABASE_URL), put the password in PGPASSWORD or ~/.pgpass rather than in the ' +
+    'URL: a URL on the command line is visible to other users of the machine.',
   flags: {
     host: { kind: 'string', value: '<host>', description: 'address to listen on', default: '127.0.0.1' },
     port: {
@@ -40,7 +43,8 @@ export const command = declareCommand({
       kind: 'string',
       value: '<seconds>',
       description:
-        'the most a request waits on the store (a database lock, another process holding the store file), from 0.001 to 3600; past it, 503',
+        'the most a request waits on the store (a database lock, another process holding the store file), from ' +
+        '0.001 to 3600; past it, 503',
       defaultFrom: '$PLANTS_STORE_WAIT, or 10',
     },
     token: {
@@ -87,7 +91,8 @@ export const command = declareCommand({
     ok: 'stopped by SIGINT, SIGTERM or SIGHUP, every request in flight finished',
     usage: 'a usage error, or an address it cannot listen on, or a limit of open files (ulimit -n) too low to serve',
     unavailable:
-      'the store could not be used: unreadable, not a plants store, or a database that does not answer or whose plants table is not ours',
+      'the store could not be used: unreadable, not a plants store, or a database that does not answer or ' +
+      'whose plants table is not ours',
   },
   options: ({ flags }): ServeOptions => {
     const {

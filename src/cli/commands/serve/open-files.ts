@@ -58,7 +58,9 @@ export function connectionCaps(
     const needs = files.limit - service + 1;
     throw new PlantsError(
       'usage',
-      `the limit of open files (ulimit -n ${files.limit}) leaves no room for a connection: ${files.open} are open, and the store and node keep ${reserve} more${admin === undefined ? '' : `, the admin listener ${admin}`}`,
+      `the limit of open files (ulimit -n ${files.limit}) leaves no room for a connection: ${files.open} are ` +
+        `open, and the store and node keep ${reserve} more` +
+        `${admin === undefined ? '' : `, the admin listener ${admin}`}`,
       {
         hint: `${OPEN_FILES_HINT}: to ${thousands(needs)} or more`,
       },

@@ -149,7 +149,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   const { connections, openFiles } = caps.service;
   if (openFiles !== undefined)
     say(
-      `plants serve: at most ${connections} ${connections === 1 ? 'connection' : 'connections'}: the limit of open files (ulimit -n ${openFiles}) leaves room for no more`,
+      `plants serve: at most ${connections} ${connections === 1 ? 'connection' : 'connections'}: the limit of ` +
+        `open files (ulimit -n ${openFiles}) leaves room for no more`,
       'warn',
     );
   if (adminAddressBound !== undefined)
@@ -157,7 +158,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   if (kept !== undefined) {
     // Never the token itself: a terminal's scrollback and a log are no place for it.
     say(
-      `plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}${kept.made ? ' (made now)' : ''}. Log in with:`,
+      `plants serve: no token configured: accepting the one in ${printable(kept.path, Infinity)}` +
+        `${kept.made ? ' (made now)' : ''}. Log in with:`,
     );
     say(`  plants login --base-url ${address.url}`);
     say(`(on this machine it finds that file itself; elsewhere, add --with-token < a copy of it)`);
@@ -167,7 +169,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
   if (options.shutdownDelaySeconds > 0) {
     // A load balancer sees /readyz fail and stops sending; what it sends meanwhile is served.
     say(
-      `plants serve: ${signal}: not ready; serving ${options.shutdownDelaySeconds} s more, then finishing requests in flight`,
+      `plants serve: ${signal}: not ready; serving ${options.shutdownDelaySeconds} s more, then finishing ` +
+        'requests in flight',
     );
     await new Promise((resolve) => setTimeout(resolve, options.shutdownDelaySeconds * 1000));
   } else say(`plants serve: ${signal}: finishing requests in flight`);
@@ -195,7 +198,8 @@ function recordWhereServed(ctx: Context, address: ListeningAddress): (() => void
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     ctx.io.stderr.write(
-      `plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): plants login will not find its token; use plants login --with-token\n`,
+      `plants serve: warning: cannot record where it serves in ${serveRecordsPath(ctx.dataDir)} (${code}): ` +
+        'plants login will not find its token; use plants login --with-token\n',
     );
     return undefined;
   }

@@ -8,7 +8,8 @@ export const command = declareCommand({
   name: 'update',
   summary: 'change the name or tag of a plant, by its id',
   description:
-    'Changes only what is given, on the service (PATCH /plants/{id}) or in the local store with --local, and prints the plant as it now is.',
+    'Changes only what is given, on the service (PATCH /plants/{id}) or in the local store with --local, and ' +
+    'prints the plant as it now is.',
   arguments: [{ name: 'id', description: 'the plant id: a base-10 integer (or give it with --id)', required: false }],
   flags: {
     id: { kind: 'string', value: '<id>', description: 'the plant id, as a flag' },
