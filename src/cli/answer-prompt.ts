@@ -13,7 +13,6 @@ export function readAnswer(
   question: string,
   onInterrupt: (cancel: () => void) => () => void,
 ): Promise<string | undefined> {
-  output.write(question);
   input.setEncoding('utf8');
   return new Promise((resolve) => {
     let line = '';
@@ -35,7 +34,9 @@ export function readAnswer(
       output.write('\n');
       finish(undefined);
     };
+    // Listening before the question shows: a Ctrl-C typed the instant it does would otherwise kill the process.
     const stopListening = onInterrupt(onEnd);
+    output.write(question);
     input.on('data', onData);
     input.once('end', onEnd);
     input.resume();
