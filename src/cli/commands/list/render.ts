@@ -35,16 +35,12 @@ export interface PlantsListed {
 export async function renderHuman(result: ListResult, io: IOStreams): Promise<void> {
   // A number on stdout, for `$(plants list --count)`.
   if ('count' in result) return void io.stdout.write(`${result.count}\n`);
-  if (result.format === 'ndjson') {
-    for await (const page of result.pages) {
-      if (!(await writeInTurn(io.stdout, encodePlants(page, '', '\n', '\n')))) return;
-    }
-    return;
-  }
+  if (result.format === 'ndjson')
+    return void (await writePagesInTurn(result, io, (page) => encodePlants(page, '', '\n', '\n')));
   if (result.format === 'csv') return writeCsv(result, io);
   const terminal = io.stdoutTerminal;
   let first = true;
-  for await (const page of result.pages) {
+  await writePagesInTurn(result, io, (page) => {
     const rows = page.map((plant) => [
       String(plant.id),
       printable(plant.name, Infinity),
@@ -55,10 +51,36 @@ export async function renderHuman(result: ListResult, io: IOStreams): Promise<vo
         ? `${rows.map((row) => row.join('\t')).join('\n')}\n`
         : table(rows, first, terminal.columns ?? 80, io);
     first = false;
-    if (!(await writeInTurn(io.stdout, text))) return;
-  }
+    return text;
+  });
   // A person at a terminal is told; a script reads no output as no plants.
   if (first && terminal !== undefined) io.stderr.write(`${printable(result.none, Infinity)}\n`);
+}
+
+/**
+ * Each page on stdout as `encode` makes it, in turn (writeInTurn); false once stdout takes nothing more, and no page is
+ * read after it. A page is let go of once encoded, before the next is read: held while the next is read, it outlives a
+ * scavenge, and V8 grows its young generation after what survives one: a long list would take more memory the longer
+ * it is.
+ */
+async function writePagesInTurn(
+  { pages }: PlantsListed,
+  io: IOStreams,
+  encode: (page: NewPlant[]) => string | Promise<string>,
+): Promise<boolean> {
+  const iterator = pages[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<NewPlant[]> | undefined = await iterator.next();
+      if (next.done === true) return true;
+      const text = await encode(next.value);
+      next = undefined;
+      if (!(await writeInTurn(io.stdout, text))) return false;
+    }
+  } finally {
+    // Leaving early closes the source (the store, its connections).
+    await iterator.return?.();
+  }
 }
 
 /** A page as a table: the columns as wide as the page needs, the name cut to what the terminal leaves it. */
@@ -85,7 +107,7 @@ function table(rows: string[][], header: boolean, columns: number, io: IOStreams
  */
 async function writeCsv(result: PlantsListed, io: IOStreams): Promise<void> {
   if (!(await writeInTurn(io.stdout, 'id,name,tag\n'))) return;
-  for await (const page of result.pages) {
+  await writePagesInTurn(result, io, async (page) => {
     const lines: string[] = [];
     const left: string[] = [];
     for (const plant of page) {
@@ -101,8 +123,8 @@ async function writeCsv(result: PlantsListed, io: IOStreams): Promise<void> {
     }
     // A store of plants CSV cannot carry makes as many messages: they wait for stderr's reader too.
     if (left.length > 0) await writeInTurn(io.stderr, left.join(''));
-    if (lines.length > 0 && !(await writeInTurn(io.stdout, `${lines.join('\n')}\n`))) return;
-  }
+    return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  });
 }
 
 // eslint-disable-next-line no-control-regex -- a NUL is what is looked for
@@ -123,10 +145,12 @@ export async function renderJson(result: ListResult, io: IOStreams): Promise<voi
       : `${head}${page.map((plant) => encodeFields(plant, fields)).join(',\n  ')}`;
   let count = 0;
   try {
-    for await (const page of result.pages) {
-      if (!(await writeInTurn(io.stdout, encode(page, `${count === 0 ? '[' : ','}\n  `)))) return;
+    const written = await writePagesInTurn(result, io, (page) => {
+      const text = encode(page, `${count === 0 ? '[' : ','}\n  `);
       count += page.length;
-    }
+      return text;
+    });
+    if (!written) return;
   } catch (error) {
     // Before the first page, the failure is the document; after it, stdout holds half of one.
     throw count === 0 ? error : new FailedMidDocument(error);

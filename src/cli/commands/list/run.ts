@@ -91,10 +91,12 @@ async function* pagesOf(
   options: ListOptions,
 ): AsyncIterable<NewPlant[]> {
   try {
-    if (first.length > 0) yield first;
-    while (!cursor.done) {
-      const page = await nextPage(store, options, cursor);
+    let page: NewPlant[] | undefined = first;
+    for (;;) {
       if (page.length > 0) yield page;
+      page = undefined;
+      if (cursor.done) break;
+      page = await nextPage(store, options, cursor);
     }
   } finally {
     await store.close();
