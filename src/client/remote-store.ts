@@ -116,6 +116,11 @@ export class RemoteStore implements PlantStore {
     return work(this);
   }
 
+  /** The service answers a read: whether it takes a write is its own to say (its /readyz). */
+  async probe(): Promise<void> {
+    await this.client.listPlants({ limit: 1 });
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

@@ -106,6 +106,11 @@ export interface PlantStore {
    * runs `work` on itself.
    */
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T>;
+  /**
+   * Resolves where the store would take a write now, changing no plant; throws why not (a full disk, a lock held too
+   * long, a database away). What a server whose store is out asks while no request comes to find out that it is back.
+   */
+  probe(): Promise<void>;
   /** Releases what the store holds (files, connections); after it, the store is not used again. */
   close(): Promise<void>;
 }

@@ -99,7 +99,7 @@ const CHUNK_BYTES = 1024 * 1024;
 export function replaceFileSync(path: string, content: FileContent, options: ReplaceOptions = {}): void {
   const fs = options.fs ?? NODE_FS;
   const mode = options.mode ?? modeOf(fs, path);
-  const temp = `${path}.${Math.random().toString(36).slice(2, 10).padEnd(8, '0')}.tmp`;
+  const temp = tempPath(path);
   // O_EXCL: never write through a file (or a link) someone else put at the temporary name.
   const fd = fs.openSync(temp, 'wx', mode ?? 0o666);
   let open = true;
@@ -130,6 +130,30 @@ export function replaceFileSync(path: string, content: FileContent, options: Rep
 
 /** The name of a temporary file of replaceFileSync's, after the name of the file it replaces. */
 const TEMP_SUFFIX = /^\.[0-9a-z]{8}\.tmp$/;
+
+function tempPath(path: string): string {
+  return `${path}.${Math.random().toString(36).slice(2, 10).padEnd(8, '0')}.tmp`;
+}
+
+/** What a probe writes: a block, as the first write of a new file on most file systems takes. */
+const PROBE_BYTES = 4096;
+
+/**
+ * Whether the file system of `path` takes a write now: a block written beside it in a temporary file, fdatasynced and
+ * removed; throws why not (ENOSPC, EIO, EROFS…). Named as replaceFileSync's temporary files are, so that one a crash
+ * left is removed as theirs are (removeTempFiles). Without blocking the event loop: a server probes so.
+ */
+export async function probeWrite(path: string, fs: FileSystem = NODE_FS): Promise<void> {
+  const temp = tempPath(path);
+  const fd = fs.openSync(temp, 'wx');
+  try {
+    await writeAll(fs, fd, Buffer.alloc(PROBE_BYTES));
+    await fdatasync(fs, fd);
+  } finally {
+    ignore(() => fs.closeSync(fd));
+    ignore(() => fs.unlinkSync(temp));
+  }
+}
 
 /**
  * Removes the temporary files replaceFileSync left beside `paths` (files of one directory), where a

@@ -23,6 +23,7 @@ export function notingBatches(store: PlantStore, onBatch: (size: number) => void
     get: (id) => store.get(id),
     list: (query) => store.list(query),
     count: (filter) => store.count(filter),
+    probe: () => store.probe(),
     close: () => store.close(),
   };
 }

@@ -99,6 +99,10 @@ export class BatchingStore implements PlantStore {
     return work(this);
   }
 
+  probe(): Promise<void> {
+    return this.inner.probe();
+  }
+
   /** Resolves when nothing is waiting or being written (e.g. at shutdown, after the last request). */
   async drain(): Promise<void> {
     if (this.writing > 0) await new Promise<void>((resolve) => this.drained.push(resolve));

@@ -11,13 +11,19 @@ const STORE_WORDS: OutageWords = {
     `plants serve: ${why}; ${refused} ${refused === 1 ? 'request was' : 'requests were'} refused with 503 meanwhile`,
 };
 
+/** How often a store that is out is probed (PlantStore.probe), one probe at a time. */
+export const PROBE_EVERY_MS = 1_000;
+
 /**
  * What the log says of a store that cannot be used (a full disk, a lock held too long): the first
- * failure, once, and once it takes writes again (see Outage: a write succeeded, and no request was
- * refused for a second) or the server stops, how many requests were refused with 503 meanwhile;
- * not a line per refused request, which on a full disk was thousands a second, also under --quiet.
- * A failure of another cause during an outage (the lock, then the disk) is reported as it comes.
- * Failures that are not the store's (bugs, 500s) are each reported.
+ * failure, once, and once it takes writes again (see Outage: a write or a probe succeeded, and no
+ * request was refused for a second) or the server stops, how many requests were refused with 503
+ * meanwhile; not a line per refused request, which on a full disk was thousands a second, also
+ * under --quiet. A failure of another cause during an outage (the lock, then the disk) is reported
+ * as it comes. Failures that are not the store's (bugs, 500s) are each reported.
+ *
+ * While it is out, the store is probed every PROBE_EVERY_MS: a load balancer sends no request to an
+ * instance whose /readyz answers 503, so without a probe no write would ever come to end it.
  */
 export class StoreOutage {
   private readonly outage: Outage;
@@ -25,14 +31,17 @@ export class StoreOutage {
   private cause = '';
   /** Requests refused with 503 for the store's sake since the server started: the metrics' counter. */
   refusedTotal = 0;
+  /** The timer of the probes, while the store is out. */
+  private probing: ReturnType<typeof setInterval> | undefined;
 
   /**
    * `report` says a failure as the log always has (naming the request it failed, when known);
-   * `say` writes a line of the outage's own.
+   * `say` writes a line of the outage's own; `probe` is the store's.
    */
   constructor(
     private readonly report: (error: unknown, requestId?: string) => void,
     say: (line: string) => void,
+    private readonly probe: () => Promise<void>,
   ) {
     this.outage = new Outage(say, STORE_WORDS);
   }
@@ -52,6 +61,7 @@ export class StoreOutage {
     if (!this.outage.isOut || this.cause !== cause) this.report(error, requestId);
     this.cause = cause;
     this.outage.refused();
+    this.probeWhileOut();
   }
 
   /**
@@ -69,7 +79,30 @@ export class StoreOutage {
 
   /** The server stops: an outage still on is accounted for. */
   stopped(): void {
+    this.stopProbing();
     this.outage.stopped();
+  }
+
+  private probeWhileOut(): void {
+    if (this.probing !== undefined) return;
+    let busy = false;
+    this.probing = setInterval(() => {
+      if (!this.outage.isOut) return this.stopProbing();
+      if (busy) return;
+      busy = true;
+      // A probe that fails says nothing new: the store is still out.
+      this.probe()
+        .then(
+          () => this.outage.worked(),
+          () => undefined,
+        )
+        .finally(() => (busy = false));
+    }, PROBE_EVERY_MS).unref();
+  }
+
+  private stopProbing(): void {
+    clearInterval(this.probing);
+    this.probing = undefined;
   }
 }
 
@@ -106,6 +139,7 @@ export function watchWrites(store: PlantStore, onWritten: () => void): PlantStor
     get: (id) => store.get(id),
     list: (query) => store.list(query),
     count: (filter) => store.count(filter),
+    probe: () => store.probe(),
     close: () => store.close(),
   };
 }

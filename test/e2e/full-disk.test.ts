@@ -1,13 +1,13 @@
 import { openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'undici';
+import { Pool, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
 import { DEFAULT_CHECKPOINT_AT } from '../../src/store/file/file-store.js';
 import { NODE_FS } from '../../src/fs/file-system.js';
 import { readDatabaseWhole } from '../../src/store/file/normalise.js';
 import { isolatedEnv, runPlants } from '../helpers/cli-process.js';
-import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { adminUrl, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { canMount, fillUntil, smallFileSystem } from '../helpers/small-fs.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -182,6 +182,40 @@ describe.skipIf(!canMount)('a full disk loses nothing (a real tmpfs)', () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(readdirSync(join(dir, 'plants'))).toEqual([]);
+  });
+
+  it('serve whose store is out on a full disk is ready again once there is room, with no request sent', async () => {
+    const { dir, store } = await fullStore(1024 * 1024, 100, 0);
+    const server = await startServer(await tempDir(), ['--store', store, '--admin-port', '0']);
+    servers.push(server);
+    const admin = await adminUrl(server);
+    const readyz = async () => {
+      const answer = await request(`${admin}/readyz`, { reset: true });
+      return { status: answer.statusCode, body: await answer.body.text() };
+    };
+    expect((await readyz()).status).toBe(200);
+    // The journal's last block may take a line or two: creates until one is refused.
+    let status = 200;
+    for (let id = 1_000; status === 200 && id < 1_200; id += 1) {
+      const answer = await request(`${server.url}/plants`, {
+        method: 'POST',
+        reset: true,
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: `{"id":${id},"name":"plant number ${id}"}`,
+      });
+      await answer.body.text();
+      status = answer.statusCode;
+    }
+    expect(status).toBe(503);
+    expect(await readyz()).toEqual({ status: 503, body: expect.stringContaining('"status":"not_ready"') });
+    // A load balancer sends nothing to an instance that is not ready: no write will come to end the outage.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await readyz()).status).toBe(503);
+    unlinkSync(join(dir, 'filler'));
+    await waitFor('/readyz to answer 200', async () => (await readyz()).status === 200);
+    expect(server.log()).toMatch(/plants serve: the store takes writes again; \d+ requests? (was|were) refused/);
+    // The probes' files are gone.
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('import --local of 200,000 rows into 2 MiB: every row it counts as created is stored, exit 4', async () => {

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, exited, isolatedEnv, runPlants, startPlants } from '../helpers/cli-process.js';
 import { fakeService } from '../helpers/fake-service.js';
-import { startServer } from '../helpers/serve-process.js';
+import { adminUrl, startServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -268,8 +268,7 @@ describe('SIGHUP: the terminal closed', () => {
     const home = await tempDir();
     const server = await startServer(home, ['--admin-port', '0', '--shutdown-delay', '2']);
     try {
-      await waitFor('the admin line', () => /admin .* on http:\/\/\S+/.test(server.log()));
-      const admin = /admin .* on (http:\/\/[\d.:]+)/.exec(server.log())![1] as string;
+      const admin = await adminUrl(server);
       const readyz = async () => {
         const answer = await request(`${admin}/readyz`);
         await answer.body.text();

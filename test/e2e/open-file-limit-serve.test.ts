@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { BIN, finished, isolatedEnv, startPlantsLimited } from '../helpers/cli-process.js';
-import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { adminUrl, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { pattern } from '../helpers/pattern.js';
@@ -19,11 +19,6 @@ function idleConnection(port: number): Promise<{ socket: Socket; closed: () => b
     socket.on('error', () => undefined);
     socket.on('close', () => (closed = true));
   });
-}
-
-async function adminUrl(server: RunningServer): Promise<string> {
-  await waitFor('the admin line', () => /admin .* on http:\/\/\S+/.test(server.log()));
-  return /admin .* on (http:\/\/\S+)/.exec(server.log())?.[1] ?? '';
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {

@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runPlants } from '../helpers/cli-process.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { startServer, type RunningServer } from '../helpers/serve-process.js';
+import { adminUrl, startServer, type RunningServer } from '../helpers/serve-process.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -26,12 +26,6 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
   const server = await startServer(home, args, env);
   running.push(server);
   return { ...server, home };
-}
-
-/** The admin listener's URL, from the line serve writes once it listens. */
-async function adminUrl(server: RunningServer): Promise<string> {
-  await waitFor('the admin line', () => /admin .* on http:\/\/\S+/.test(server.log()));
-  return /admin .* on (http:\/\/[\d.:]+)/.exec(server.log())![1] as string;
 }
 
 async function get(url: string): Promise<{ status: number; body: string }> {

@@ -76,5 +76,7 @@ export class MemoryStore implements PlantStore {
     return work(this);
   }
 
+  async probe(): Promise<void> {}
+
   async close(): Promise<void> {}
 }

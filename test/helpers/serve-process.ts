@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isolatedEnv, startPlants, startPlantsLimited } from './cli-process.js';
+import { waitFor } from './wait-for.js';
 
 export interface RunningServer {
   url: string;
@@ -13,6 +14,12 @@ export interface RunningServer {
   /** What the server wrote on stderr so far. */
   log(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The admin listener's URL (--admin-port), from the line serve writes once it listens. */
+export async function adminUrl(server: Pick<RunningServer, 'log'>): Promise<string> {
+  await waitFor('the admin line', () => /admin .* on http:\/\/\S+/.test(server.log()));
+  return /admin .* on (http:\/\/[\d.:]+)/.exec(server.log())?.[1] as string;
 }
 
 /** Where a `plants serve` run with isolatedEnv(home) keeps its data: its token, the records of where it serves. */

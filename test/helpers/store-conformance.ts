@@ -75,6 +75,21 @@ export function describeStoreConformance(name: string, maker: StoreMaker): void 
       });
     });
 
+    it('probes: resolves where a write would be taken, and changes no plant', async () => {
+      await withStore(async (store, reopen) => {
+        await store.addAll([{ id: 1n, name: 'a' }]);
+        await store.probe();
+        await store.probe();
+        expect(await store.list({ limit: 10 })).toEqual([{ id: 1n, name: 'a' }]);
+        const again = await reopen();
+        try {
+          expect(await again.list({ limit: 10 })).toEqual([{ id: 1n, name: 'a' }]);
+        } finally {
+          await again.close();
+        }
+      });
+    });
+
     it('pages in numeric id order across the whole int64 range, after an id, with a tag', async () => {
       await withStore(async (store) => {
         // 9 < 10 < 100 as numbers, not as text; negative ids before 0.

@@ -43,6 +43,9 @@ export class DelegatingStore implements PlantStore {
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
     return work(this);
   }
+  probe(): Promise<void> {
+    return this.inner.probe();
+  }
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -127,6 +127,9 @@ describe('the admin listener', () => {
   const outage = new StoreOutage(
     () => undefined,
     () => undefined,
+    async () => {
+      if (failing) throw unavailable();
+    },
   );
   const metrics = new ServiceMetrics({ outage, poolStats: () => ({ total: 7, idle: 3, waiting: 2 }) });
   let stopping = false;

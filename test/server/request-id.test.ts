@@ -192,6 +192,7 @@ describe("the request id of a failure that is the server's", () => {
     const outage = new StoreOutage(
       (error, requestId) => reported.push([error, requestId]),
       () => undefined,
+      async () => undefined,
     );
     const full = new PlantsError('store_io', 'no space left on device (ENOSPC)');
     outage.failed(full, 'first');

@@ -8,12 +8,14 @@ const FULL = new PlantsError(
   'could not append to the store /s.json.journal: no space left on device (ENOSPC)',
 );
 
-function outageLog() {
+/** An outage's log; `probe` is the store's (by default, one that finds the disk still full). */
+function outageLog(probe: () => Promise<void> = () => Promise.reject(FULL)) {
   const reported: unknown[] = [];
   const said: string[] = [];
   const outage = new StoreOutage(
     (error) => reported.push(error),
     (line) => said.push(line),
+    probe,
   );
   return { outage, reported, said };
 }
@@ -57,13 +59,41 @@ describe('the log of a store that cannot be used', () => {
     expect(outage.isOut).toBe(false);
   });
 
-  it('ends an outage only by a write: a quiet second with none is still out', () => {
+  it('ends an outage only by a write or a probe that succeeds: a quiet minute of failed probes is still out', async () => {
     const { outage, said } = outageLog();
     outage.failed(FULL);
-    vi.advanceTimersByTime(60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(outage.isOut).toBe(true);
     outage.wrote();
     expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
+  });
+
+  it('probes the store while it is out, one probe at a time: one that succeeds ends it with no request', async () => {
+    let probes = 0;
+    let full = true;
+    let finish = () => undefined as void;
+    const { outage, said } = outageLog(async () => {
+      probes += 1;
+      // The first probe waits as long as a lock may take; none starts meanwhile.
+      if (probes === 1) await new Promise<void>((resolve) => (finish = resolve));
+      if (full) throw FULL;
+    });
+    outage.failed(FULL);
+    expect(probes).toBe(0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(probes).toBe(1);
+    finish();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(probes).toBe(3);
+    expect(outage.isOut).toBe(true);
+    // Room again, and no request comes (a load balancer sends none to an instance that is not ready).
+    full = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(outage.isOut).toBe(false);
+    expect(said.at(-1)).toBe('plants serve: the store takes writes again; 1 request was refused with 503 meanwhile');
+    // No probe once it is over.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(probes).toBe(4);
   });
 
   it('reports the first refused request, counts the rest, and says so once a write succeeds', () => {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NewPlant } from '../../src/core/schemas.js';
@@ -40,6 +40,26 @@ describe('the file store on a full disk', () => {
     expect(await store.addAll(batch(10, 10))).toEqual(Array(10).fill('added'));
     await store.close();
     expect([...(await storedPlants(path)).keys()]).toEqual(ids(0, 20));
+  });
+
+  it('fails a probe as store_io where a block does not fit, leaving no file; takes it once there is room', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'plants.json');
+    const fs = faultyFs();
+    const store = await FileStore.open(path, { fs });
+    await store.addAll(batch(0, 10));
+    const files = await readdir(dir);
+    fs.room = 100;
+    await expect(store.probe()).rejects.toMatchObject({
+      code: 'store_io',
+      message: `could not write beside the store ${path}: no space left on device (ENOSPC)`,
+    });
+    expect(await readdir(dir)).toEqual(files);
+    fs.room = Infinity;
+    await store.probe();
+    expect(await readdir(dir)).toEqual(files);
+    await store.close();
+    expect([...(await storedPlants(path)).keys()]).toEqual(ids(0, 10));
   });
 
   it('fails a fold that does not fit as store_io, and leaves the store file and the journal as they were', async () => {

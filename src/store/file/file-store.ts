@@ -14,10 +14,12 @@ import type {
   PutOutcome,
   Removal,
 } from '../../core/store.js';
+import { probeWrite } from '../../fs/durable-file.js';
 import { NODE_FS, type FileSystem } from '../../fs/file-system.js';
 import { writerOf, type Decision } from './changes.js';
 import { commit, type Writing } from './commit.js';
 import { checkpoint, CheckpointPolicy, DEFAULT_CHECKPOINT_AT } from './checkpoint.js';
+import { storeIoError } from '../store-errors.js';
 import { isReadOnly, refuseReadOnly } from './read-only.js';
 import type { Snapshot } from './snapshot.js';
 import { sameStamp, StoreFiles } from './store-files.js';
@@ -125,6 +127,20 @@ export class FileStore implements PlantStore {
   hold<T>(work: (writer: PlantWriter) => Promise<T>): Promise<T> {
     const { lockWaitMs = 30_000, onLockWait } = this.options;
     return this.locked(lockWaitMs, onLockWait, (leased) => work(this.writer(leased)));
+  }
+
+  /** Under the lock a write waits for: the store as a write would find it, and a block written beside it and removed. */
+  probe(): Promise<void> {
+    const { lockWaitMs = 30_000 } = this.options;
+    return this.locked(lockWaitMs, undefined, async (leased) => {
+      await leased();
+      refuseReadOnly(this.files.fs, this.path, this.files.walPath);
+      try {
+        await probeWrite(this.path, this.files.fs);
+      } catch (error) {
+        throw storeIoError(this.path, 'write beside', error);
+      }
+    });
   }
 
   /** Runs `work` under a lease of the lock, waiting `waitMs` at most for it; one hold at a time. */

@@ -181,6 +181,11 @@ export class PostgresStore implements PlantStore {
     return work(this);
   }
 
+  /** The database answers (a database away, or refusing connections, is what the store's outages are). */
+  async probe(): Promise<void> {
+    await this.query('none', { text: 'SELECT 1' }, []);
+  }
+
   /** The pool's clients now: all, idle, and calls waiting for one (read by the metrics; changes nothing). */
   poolStats(): { total: number; idle: number; waiting: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };

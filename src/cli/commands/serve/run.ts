@@ -78,6 +78,8 @@ async function run(options: ServeOptions, ctx: Context): Promise<ServeResult> {
         ),
       ),
     (line) => log(messageLine(format, at(), 'warn', line)),
+    // Asked only once the server runs, on the store it serves (made below, with the admin listener).
+    (): Promise<void> => store.probe(),
   );
   // Read now: a store that is not ours, or a database that is down, stops the server before it
   // listens, not at the first request.
