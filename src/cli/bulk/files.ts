@@ -17,6 +17,13 @@ export interface Input {
   close(): Promise<void>;
 }
 
+/**
+ * How much of an input file is read at a time. The rows of a chunk are made at once and are alive together: the larger
+ * the chunk, the more of them outlive a scavenge and are promoted, to be collected later and at more cost (a large CSV
+ * import peaked higher, and took more CPU, at 256 KiB: docs/performance.md).
+ */
+const READ_BYTES = 64 * 1024;
+
 /** The input of bulk work: a file, or standard input for `-`. Unreadable is exit 2, before anything is sent. */
 export async function openInput(path: string, io: IOStreams, fs: FileSystem): Promise<Input> {
   if (path === '-') return { chunks: inWords(io.stdin), size: undefined, close: async () => void io.stdin.destroy() };
@@ -27,7 +34,7 @@ export async function openInput(path: string, io: IOStreams, fs: FileSystem): Pr
       fs.closeSync(fd);
       throw new PlantsError('unreadable_input', `${path} is a directory, not a file of plants`);
     }
-    const stream = fileReadStream(fs, path, fd, 256 * 1024);
+    const stream = fileReadStream(fs, path, fd, READ_BYTES);
     const close = () =>
       new Promise<void>((closed) => (stream.closed ? closed() : stream.once('close', closed).destroy()));
     return { chunks: inWords(stream), size: info.size, close };
