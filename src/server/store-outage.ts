@@ -12,7 +12,7 @@ const STORE_WORDS: OutageWords = {
 };
 
 /** How often a store that is out is probed (PlantStore.probe), one probe at a time. */
-export const PROBE_EVERY_MS = 1_000;
+const PROBE_EVERY_MS = 1_000;
 
 /**
  * What the log says of a store that cannot be used (a full disk, a lock held too long): the first
