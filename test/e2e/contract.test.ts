@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/core/json.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDirForFile } from '../helpers/temp.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 
@@ -143,7 +143,7 @@ describe('every NewPlant the contract accepts is accepted, stored and answered e
   const sent = new Map<bigint, NewPlantValue>();
 
   beforeAll(async () => {
-    server = await startServer(await tempDir());
+    server = await startServer(await tempDirForFile());
     pool = new Pool(server.url, { connections: 4 });
     local = await testContext();
   });

@@ -9,7 +9,7 @@ import { fakeProxy } from '../helpers/fake-proxy.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 import { startServer, type RunningServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, tempDirForFile } from '../helpers/temp.js';
 
 // The proxy decided for the service's host, with the real bin against a real plants serve.
 
@@ -18,7 +18,7 @@ describe('a proxy variable, and NO_PROXY', () => {
   let server: RunningServer;
   let deadProxy: string;
   beforeAll(async () => {
-    home = await tempDir();
+    home = await tempDirForFile();
     server = await startServer(home);
     // A proxy that is not running: its port refuses.
     const gone = await scriptedServer(() => undefined);
