@@ -1,11 +1,20 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env } from './figure.js';
 import { BIN, mustRun } from './process.js';
 
+/** The directories of this run: a full run makes hundreds, some of 100 MB, removed as it ends. */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under the system temp dir, removed when the run ends. */
 export function benchDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `plants-bench-${name}-`));
+  const dir = mkdtempSync(join(tmpdir(), `plants-bench-${name}-`));
+  made.push(dir);
+  return dir;
 }
 
 /**

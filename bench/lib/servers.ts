@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startServer } from '../../test/helpers/serve-process.js';
+import { benchDir } from './fixtures.js';
 import { ROOT } from './process.js';
 
 export interface Server {
@@ -44,7 +42,7 @@ export async function plantsServe(on: { database?: string; store?: string; flags
     ...(on.database !== undefined ? ['--database', on.database] : on.store !== undefined ? ['--store', on.store] : []),
     ...(on.flags ?? []),
   ];
-  const server = await startServer(mkdtempSync(join(tmpdir(), 'plants-bench-serve-')), args);
+  const server = await startServer(benchDir('serve'), args);
   return { ...server, pid: server.child.pid as number, stop: async () => void (await server.stop()) };
 }
 
