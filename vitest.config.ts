@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two sets of tests, by the folder a file is in. `npm test` runs both; `npm run test:fast` the
- * first, for the edit-test loop.
+ * first, for the edit-test loop, on a worker a core (vitest leaves one core free by default: on
+ * two cores, one worker; the fast set's tests start no process, so the second core is theirs too).
  *
  * - fast: every test outside test/e2e/, in-process: units, stores, the server on port 0, the CLI
  *   through its Context. It runs no child process and no PostgreSQL, and a test that tries fails
