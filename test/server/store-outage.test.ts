@@ -59,7 +59,7 @@ describe('the log of a store that cannot be used', () => {
     expect(outage.isOut).toBe(false);
   });
 
-  it('ends an outage only by a write or a probe that succeeds: a quiet minute of failed probes is still out', async () => {
+  it('ends an outage only by a write or a probe that succeeds: a minute of failed probes is still out', async () => {
     const { outage, said } = outageLog();
     outage.failed(FULL);
     await vi.advanceTimersByTimeAsync(60_000);

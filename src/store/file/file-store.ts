@@ -129,7 +129,7 @@ export class FileStore implements PlantStore {
     return this.locked(lockWaitMs, onLockWait, (leased) => work(this.writer(leased)));
   }
 
-  /** Under the lock a write waits for: the store as a write would find it, and a block written beside it and removed. */
+  /** Under the lock a write waits for: the store as a write would find it, and a block written beside it, removed. */
   probe(): Promise<void> {
     const { lockWaitMs = 30_000 } = this.options;
     return this.locked(lockWaitMs, undefined, async (leased) => {
