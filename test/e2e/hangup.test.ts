@@ -11,7 +11,7 @@ import { adminUrl, startServer } from '../helpers/serve-process.js';
 import { storedPlants } from '../helpers/stored-plants.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/file/store-lock.js';
+import { importWaitingForLock } from '../helpers/lock-wait-import.js';
 import { pattern } from '../helpers/pattern.js';
 
 // SIGHUP: a terminal closed, an ssh session dropped. It must get what SIGTERM gets: the summary,
@@ -129,38 +129,21 @@ describe('SIGHUP: the terminal closed', () => {
     'an import --local: prints the summary, exit 129; a SIGHUP again is the same hang-up, a SIGTERM then stops ' +
       'at once',
     async () => {
-      const home = await tempDir();
-      const store = join(home, 'plants.json');
-      // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
-      const lock = await lockStore(store, 1_000);
+      // The hang-up comes while the import waits for another process's lock.
+      const { store, rejects, lock, child, result, stderr: said } = await importWaitingForLock(ndjson(0, 10));
       try {
-        const rejects = join(home, 'rejects.ndjson');
-        const input = join(home, 'rows.ndjson');
-        await writeFile(input, ndjson(0, 10));
-        const child = startPlants(
-          ['import', input, '--local', '--rejects', rejects],
-          isolatedEnv(home, { PLANTS_STORE: store }),
-        );
-        const result = exited(child);
-        let stderr = '';
-        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        // Every row read, the import waits for the lock to write them, and says so after a second:
-        // the hang-up comes during that wait, whatever the machine's load.
-        await waitFor('the import to wait for the lock', () =>
-          stderr.includes('another plants process holds its lock'),
-        );
         child.kill('SIGHUP');
         await waitFor('the hang-up to be taken', () =>
-          stderr.includes('plants: SIGHUP: finishing the rows read so far'),
+          said().includes('plants: SIGHUP: finishing the rows read so far'),
         );
         // Apart by more than a delivery twice of one signal (SAME_SIGNAL_MS).
         await new Promise((resolve) => setTimeout(resolve, 200));
         child.kill('SIGHUP');
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(child.exitCode).toBeNull();
-        expect(stderr).not.toContain('SIGHUP again');
+        expect(said()).not.toContain('SIGHUP again');
         child.kill('SIGTERM');
-        const { code, signal } = await result;
+        const { code, signal, stderr } = await result;
         expect({ code, signal }).toEqual({ code: 129, signal: null });
         expect(stderr).toContain(
           'plants: SIGTERM again: stopping at once, a write under way is finished (a third time kills it)\n',

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exited, isolatedEnv, startPlants } from '../helpers/cli-process.js';
@@ -8,8 +8,8 @@ import { fakeService, type FakeService } from '../helpers/fake-service.js';
 import { startServer } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { lockStore } from '../../src/store/file/store-lock.js';
 import { storedPlants } from '../helpers/stored-plants.js';
+import { importWaitingForLock } from '../helpers/lock-wait-import.js';
 import { pattern } from '../helpers/pattern.js';
 
 const ndjson = (from: number, count: number) =>
@@ -105,33 +105,16 @@ describe('plants import interrupted', () => {
     'by a second signal, --local: stops waiting for the lock at once, writes nothing, and still gives the ' +
       'account, exit 130',
     async () => {
-      const home = await tempDir();
-      const store = join(home, 'plants.json');
-      // Another process's lock, kept fresh: the import waits for it (up to 30 s) to write its rows.
-      const lock = await lockStore(store, 1_000);
+      // The first signal comes while the import waits for another process's lock.
+      const { store, rejects, lock, child, result, stderr: said } = await importWaitingForLock(ndjson(0, 10));
       try {
-        const rejects = join(home, 'rejects.ndjson');
-        const input = join(home, 'rows.ndjson');
-        await writeFile(input, ndjson(0, 10));
-        const child = startPlants(
-          ['import', input, '--local', '--rejects', rejects],
-          isolatedEnv(home, { PLANTS_STORE: store }),
-        );
-        const result = exited(child);
-        let stderr = '';
-        child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        // Every row read, the import waits for the lock to write them, and says so after a second:
-        // the first signal comes during that wait, whatever the machine's load.
-        await waitFor('the import to wait for the lock', () =>
-          stderr.includes('another plants process holds its lock'),
-        );
         child.kill('SIGINT');
-        await waitFor('the first signal to be taken', () => stderr.includes('finishing the rows read so far'));
+        await waitFor('the first signal to be taken', () => said().includes('finishing the rows read so far'));
         // Apart from the first by more than a delivery twice of one signal (SAME_SIGNAL_MS).
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(child.exitCode).toBeNull();
         child.kill('SIGINT');
-        const { code, signal } = await result;
+        const { code, signal, stderr } = await result;
         expect({ code, signal }).toEqual({ code: 130, signal: null });
         expect(stderr).toContain(
           'plants: SIGINT again: stopping at once, a write under way is finished (a third time kills it)\n',
